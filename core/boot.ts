@@ -1,0 +1,68 @@
+/**
+ * Boot: one container, one set of hooks and registries, the plugins applied in dependency order,
+ * then everything frozen for the run phase.
+ */
+import { createRootContainer, Tokens, type DependencyContainer } from './di.js';
+import { createHooks, tapOnly, type Hooks } from './hooks.js';
+import { createRegistries, type Registries } from './registries.js';
+import { loadPlugins, type LoadedPlugin, type ResolvedEntry } from './loader.js';
+import { Kernel } from './kernel.js';
+import { UndiciTransport } from './transport.js';
+import type { Logger } from './logger.js';
+import type { GatewaySettings } from './settings.js';
+import type { Transport } from './types.js';
+
+export interface BootOptions {
+  plugins: ResolvedEntry[];
+  settings: GatewaySettings;
+  logger: Logger;
+  transport?: Transport;
+}
+
+export interface Runtime {
+  readonly kernel: Kernel;
+  readonly hooks: Hooks;
+  readonly registries: Registries;
+  readonly container: DependencyContainer;
+  readonly plugins: readonly LoadedPlugin[];
+  readonly settings: GatewaySettings;
+  close(): Promise<void>;
+}
+
+export async function boot(options: BootOptions): Promise<Runtime> {
+  const container = createRootContainer();
+  const hooks = createHooks();
+  const registries = createRegistries();
+  const transport = options.transport ?? new UndiciTransport();
+  const kernel = new Kernel(hooks, registries, options.logger);
+  container.register(Tokens.Settings, { useValue: options.settings });
+  container.register(Tokens.Logger, { useValue: options.logger });
+  container.register(Tokens.Transport, { useValue: transport });
+  container.register(Tokens.Registries, { useValue: registries });
+  container.register(Tokens.Kernel, { useValue: kernel });
+
+  const plugins = await loadPlugins(options.plugins, {
+    container,
+    hooks: tapOnly(hooks),
+    registries,
+    settings: options.settings,
+    logger: options.logger,
+  });
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await hooks.close.promise().catch((e) => options.logger.error({ err: e }, 'close hook failed'));
+      for (const plugin of [...plugins].reverse()) {
+        try {
+          await plugin.instance.close?.();
+        } catch (e) {
+          options.logger.error({ err: e, plugin: plugin.id }, 'plugin close failed');
+        }
+      }
+      await transport.close().catch(() => undefined);
+    })();
+    return closing;
+  };
+  return Object.freeze({ kernel, hooks, registries, container, plugins, settings: options.settings, close });
+}

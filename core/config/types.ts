@@ -1,0 +1,86 @@
+/**
+ * The route config object of spec §2.1, as the kernel sees it after validation.
+ * The TypeBox schema in `schema.ts` is the source of truth for the rules; this type names the
+ * fields the kernel and plugins read. Unknown provider-specific fields are reachable by index.
+ */
+
+export interface StrategyConfig {
+  mode: string;
+  conditions?: { query: Record<string, unknown>; then: string }[];
+  default?: string;
+  on_status_codes?: number[];
+}
+
+export interface HookFeedback {
+  value?: number;
+  weight?: number;
+  metadata?: Record<string, unknown>;
+}
+
+export interface HookOutcomeConfig {
+  feedback?: HookFeedback;
+  deny?: boolean;
+}
+
+export interface CheckConfig {
+  id: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface HookConfig {
+  id: string;
+  type?: string;
+  async?: boolean;
+  deny?: boolean;
+  on_fail?: HookOutcomeConfig;
+  on_success?: HookOutcomeConfig;
+  checks?: CheckConfig[];
+  [checkId: string]: unknown;
+}
+
+export type GuardrailRef = string | HookConfig;
+
+export interface DeploymentConfig {
+  deployment_id: string;
+  alias: string;
+  api_version: string;
+  is_default?: boolean;
+}
+
+export interface ConfigNode {
+  strategy?: StrategyConfig;
+  targets?: ConfigNode[];
+  provider?: string;
+  api_key?: string;
+  virtual_key?: string;
+  custom_host?: string;
+  name?: string;
+  strict_compat_compliance?: boolean;
+  override_params?: Record<string, unknown>;
+  default_params?: Record<string, unknown>;
+  drop_params?: string[];
+  prompt_id?: string;
+  request_timeout?: number;
+  cache?: { mode: string; max_age?: number };
+  retry?: { attempts: number; on_status_codes?: number[]; use_retry_after_headers?: boolean };
+  cb_config?: { failure_threshold: number; cooldown_interval: number; failure_status_codes?: number[] };
+  weight?: number;
+  on_status_codes?: number[];
+  passthrough?: boolean;
+  forward_headers?: string[];
+  deployments?: DeploymentConfig[];
+  before_request_hooks?: HookConfig[];
+  after_request_hooks?: HookConfig[];
+  input_guardrails?: GuardrailRef[];
+  output_guardrails?: GuardrailRef[];
+  [field: string]: unknown;
+}
+
+/** Keys that describe a node's place in the tree and are never inherited by its children. */
+export const NODE_ONLY_KEYS: ReadonlySet<string> = new Set(['targets', 'strategy', 'name', 'weight', 'on_status_codes']);
+
+/**
+ * Keys that together name a provider and its credentials. A child that names its own provider or
+ * virtual key inherits none of these from its parent: a parent's key must never reach another provider.
+ */
+export const CREDENTIAL_KEY_PATTERN = /^(provider|api_key|virtual_key|custom_host|Authorization|resource_name|deployment_id|api_version|deployments|cloudA_.*|cloudB_.*|cloudC_.*|vendorD_.*)$/;

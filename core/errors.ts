@@ -1,0 +1,110 @@
+/**
+ * The error catalogue: every error the gateway answers with is made here, so status codes,
+ * types and codes stay consistent and every body has the OpenAI error envelope (INTERFACE.md).
+ */
+
+export interface ErrorEnvelope {
+  error: { message: string; type: string; param: string | null; code: string | null };
+  provider: string;
+  [extra: string]: unknown;
+}
+
+export interface GatewayErrorInit {
+  status: number;
+  message: string;
+  type?: string;
+  code?: string | null;
+  param?: string | null;
+  provider?: string;
+  headers?: Record<string, string>;
+  /** Extra top-level fields of the envelope (e.g. `hook_results`). */
+  extra?: Record<string, unknown>;
+}
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly type: string;
+  readonly code: string | null;
+  readonly param: string | null;
+  readonly provider: string;
+  readonly headers: Record<string, string>;
+  readonly extra: Record<string, unknown> | undefined;
+
+  constructor(init: GatewayErrorInit) {
+    super(init.message);
+    this.name = 'GatewayError';
+    this.status = init.status;
+    this.type = init.type ?? typeForStatus(init.status);
+    this.code = init.code ?? null;
+    this.param = init.param ?? null;
+    this.provider = init.provider ?? 'gw';
+    this.headers = init.headers ?? {};
+    this.extra = init.extra;
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return {
+      error: { message: this.message, type: this.type, param: this.param, code: this.code },
+      provider: this.provider,
+      ...this.extra,
+    };
+  }
+}
+
+function typeForStatus(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 408) return 'timeout_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'api_error';
+  return 'invalid_request_error';
+}
+
+/** One place for every error the gateway itself raises. */
+export const Errors = {
+  invalidConfig: (param: string, rule: string) =>
+    new GatewayError({ status: 400, message: `config${param ? '.' + param : ''}: ${rule}`, param: param || null, code: 'invalid_config' }),
+  invalidBody: (param: string, rule: string) =>
+    new GatewayError({ status: 400, message: `body${param ? '.' + param : ''}: ${rule}`, param: param || null, code: 'invalid_body' }),
+  invalidHeader: (header: string, rule: string) =>
+    new GatewayError({ status: 400, message: `header ${header}: ${rule}`, param: header, code: 'invalid_header' }),
+  invalidRequest: (message: string, param: string | null = null, code = 'invalid_request') =>
+    new GatewayError({ status: 400, message, param, code }),
+  unauthorized: (message = 'missing or invalid x-gw-api-key') =>
+    new GatewayError({ status: 401, message, code: 'invalid_api_key' }),
+  forbidden: (message: string) => new GatewayError({ status: 403, message, code: 'forbidden' }),
+  notFound: (message: string, code = 'not_found') => new GatewayError({ status: 404, message, code }),
+  routeNotFound: (method: string, path: string) =>
+    new GatewayError({ status: 404, message: `no route for ${method} ${path}`, code: 'route_not_found' }),
+  methodNotAllowed: (method: string, path: string, allowed: string[]) =>
+    new GatewayError({
+      status: 405, message: `${method} is not allowed on ${path}`, code: 'method_not_allowed',
+      headers: { allow: allowed.join(', ') },
+    }),
+  timeout: (ms: number, provider?: string) =>
+    new GatewayError({ status: 408, message: `request_timeout of ${ms} ms passed before the provider answered`, code: 'request_timeout', provider }),
+  payloadTooLarge: (limit: number) =>
+    new GatewayError({ status: 413, message: `body exceeds the limit of ${limit} bytes`, code: 'payload_too_large' }),
+  unsupportedMediaType: (expected: string) =>
+    new GatewayError({ status: 415, message: `content-type must be ${expected}`, code: 'unsupported_media_type' }),
+  rateLimited: (message: string, retryAfterSeconds: number, headers: Record<string, string> = {}) =>
+    new GatewayError({ status: 429, message, code: 'rate_limited', headers: { 'retry-after': String(retryAfterSeconds), ...headers } }),
+  unsupportedEndpoint: (provider: string, endpoint: string) =>
+    new GatewayError({ status: 400, message: `provider ${provider} does not support ${endpoint}`, code: 'unsupported_endpoint', provider }),
+  unknownProvider: (provider: string, param = 'provider') =>
+    new GatewayError({ status: 400, message: `config.${param}: unknown provider "${provider}"`, param, code: 'unknown_provider' }),
+  badGateway: (message: string, provider?: string) =>
+    new GatewayError({ status: 502, message, code: 'bad_gateway', provider }),
+  allCircuitsOpen: () =>
+    new GatewayError({ status: 503, message: 'every target\'s circuit is open', code: 'circuit_open' }),
+  unavailable: (message: string) => new GatewayError({ status: 503, message, code: 'unavailable' }),
+  internal: () => new GatewayError({ status: 500, message: 'internal gateway error', code: 'internal_error' }),
+  /** A provider's own error, passed on with its status once retries and fallbacks are spent. */
+  upstream: (status: number, message: string, provider: string, type?: string, code?: string | null, param?: string | null) =>
+    new GatewayError({ status, message, provider, type: type ?? typeForStatus(status), code: code ?? null, param: param ?? null }),
+} as const;
+
+export function isGatewayError(e: unknown): e is GatewayError {
+  return e instanceof GatewayError;
+}

@@ -1,0 +1,22 @@
+/** core's public surface: what plugins, providers, guardrails and embedders import. */
+export * from './errors.js';
+export * from './payload.js';
+export * from './types.js';
+export * from './hooks.js';
+export * from './plugin.js';
+export * from './registry.js';
+export * from './registries.js';
+export * from './router.js';
+export * from './schema.js';
+export * from './settings.js';
+export * from './sse.js';
+export * from './di.js';
+export { createLogger, flushLogger, REDACT_PATHS, type Logger } from './logger.js';
+export { Kernel, failed } from './kernel.js';
+export { boot, type Runtime, type BootOptions } from './boot.js';
+export { orderPlugins, loadPlugins, PluginLoadError, type ResolvedEntry, type LoadedPlugin } from './loader.js';
+export { UndiciTransport, type TransportOptions } from './transport.js';
+export type * from './config/types.js';
+export { NODE_ONLY_KEYS, CREDENTIAL_KEY_PATTERN } from './config/types.js';
+export { validateConfig } from './config/validate.js';
+export { ConfigFieldNames } from './config/fields.js';

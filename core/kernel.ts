@@ -1,0 +1,212 @@
+/**
+ * The kernel: runs one request through the lifecycle declared in hooks.ts.
+ *
+ *   handle ─ onRequest ─ route handler ─ respond ─ (host writes) ─ onResponse
+ *   inference handler:
+ *     resolveConfig → validate → preRoute ─┬─ early answer
+ *                                          └─ route(config): strategy per node, recursion over targets
+ *                                               leaf: beforeRequest → guardInput → wrapAttempt(call)
+ *                                                     → guardOutput → afterRequest
+ *
+ * It knows no provider, strategy, check or header by name: those are plugins.
+ */
+import { Errors, GatewayError, isGatewayError } from './errors.js';
+import { JsonPayload } from './payload.js';
+import { validateConfig } from './config/validate.js';
+import { CREDENTIAL_KEY_PATTERN, NODE_ONLY_KEYS, type ConfigNode } from './config/types.js';
+import type { Completion, Hooks } from './hooks.js';
+import type { Registries } from './registries.js';
+import type { Logger } from './logger.js';
+import type {
+  Attempt, AttemptRunner, GatewayRequest, GatewayResponse, Outcome, RequestContext, RouteDef, Target,
+} from './types.js';
+
+const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+export class Kernel {
+  constructor(
+    readonly hooks: Hooks,
+    readonly registries: Registries,
+    readonly logger: Logger,
+  ) {}
+
+  createContext(request: GatewayRequest, route: RouteDef, params: Record<string, string>): RequestContext {
+    return {
+      request,
+      route,
+      params,
+      startedAt: performance.now(),
+      traceId: '',
+      metadata: {},
+      endpoint: route.endpoint,
+      body: EMPTY_BODY,
+      stream: false,
+      responseHeaders: {},
+      locals: new Map(),
+    };
+  }
+
+  /** Runs a matched route; never throws: every failure becomes an error response. */
+  async handle(ctx: RequestContext): Promise<GatewayResponse> {
+    let response: GatewayResponse;
+    try {
+      if (ctx.route.protected !== false) await this.hooks.onRequest.promise(ctx);
+      response = await ctx.route.handler(ctx);
+    } catch (e) {
+      response = this.errorResponse(e, ctx);
+    }
+    try {
+      return await this.hooks.respond.promise(response, ctx);
+    } catch (e) {
+      return this.errorResponse(e, ctx);
+    }
+  }
+
+  /** The handler of every inference route. */
+  async runInference(ctx: RequestContext): Promise<GatewayResponse> {
+    const endpoint = ctx.endpoint;
+    if (!endpoint) throw new Error(`route ${ctx.route.method} ${ctx.route.path} has no endpoint`);
+    const body = ctx.request.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw Errors.invalidBody('', 'must be a JSON object');
+    }
+    ctx.body = body as Record<string, unknown>;
+    ctx.stream = ctx.body['stream'] === true;
+
+    const raw = await this.hooks.resolveConfig.promise(undefined, ctx);
+    if (raw === undefined) {
+      throw Errors.invalidConfig('', 'no config: send x-gw-config, or x-gw-provider with Authorization');
+    }
+    if (typeof raw === 'string') throw Errors.invalidConfig('', `unknown config id "${raw}"`);
+    ctx.config = validateConfig(raw, this.hooks);
+
+    if (!ctx.config.passthrough) {
+      const issues = endpoint.validate(ctx.body);
+      if (issues.length > 0) throw Errors.invalidBody(issues[0]!.path, issues[0]!.rule);
+      if (ctx.stream && !endpoint.streamable) throw Errors.invalidBody('stream', `is not supported on ${ctx.route.path}`);
+      if (endpoint.normalize) ctx.body = endpoint.normalize(ctx.body);
+    }
+
+    const early = await this.hooks.preRoute.promise(ctx);
+    if (early) return early;
+
+    const outcome = await this.route(ctx.config, undefined, 'config', ctx);
+    ctx.outcome = outcome;
+    if (outcome.response) return outcome.response;
+    throw outcome.error ?? Errors.internal();
+  }
+
+  /** Routes one node of the target tree; children inherit the node's settings unless they set their own. */
+  route(node: ConfigNode, parent: ConfigNode | undefined, path: string, ctx: RequestContext): Promise<Outcome> {
+    const settings = inherit(parent, node);
+    const targets = node.targets;
+    if (targets && targets.length > 0) {
+      const mode = node.strategy?.mode ?? 'single';
+      const strategy = this.registries.strategies.get(mode);
+      if (!strategy) {
+        return Promise.resolve(failed(Errors.invalidConfig(path === 'config' ? 'strategy.mode' : `${path.slice(7)}.strategy.mode`, `no strategy plugin for "${mode}" is loaded`)));
+      }
+      const childSettings = stripNodeKeys(settings);
+      return strategy.route(node, (index) => {
+        const child = targets[index];
+        if (!child) return Promise.resolve(failed(Errors.internal()));
+        return this.route(child, childSettings, `${path}.targets[${index}]`, ctx);
+      }, ctx);
+    }
+    const target = settings as Target;
+    Object.defineProperty(target, '$path', { value: path, enumerable: false });
+    return this.runTarget(target, ctx);
+  }
+
+  /** One leaf: the attempt-scope hooks around the wrapped provider call. */
+  async runTarget(target: Target, ctx: RequestContext): Promise<Outcome> {
+    const attempt: Attempt = {
+      ctx,
+      endpoint: ctx.endpoint!,
+      target,
+      body: ctx.body,
+      headers: {},
+      stream: ctx.stream,
+      signal: ctx.request.signal,
+      retry: 0,
+    };
+    let outcome: Outcome;
+    try {
+      const early = (await this.hooks.beforeRequest.promise(attempt)) ?? (await this.hooks.guardInput.promise(attempt));
+      if (early) {
+        outcome = early;
+      } else {
+        const run = this.hooks.wrapAttempt.call(this.#callOnce, target);
+        outcome = await run(attempt);
+        outcome = await this.hooks.guardOutput.promise(outcome, attempt);
+        outcome = await this.hooks.afterRequest.promise(outcome, attempt);
+      }
+    } catch (e) {
+      outcome = failed(this.asGatewayError(e, ctx));
+    }
+    outcome.target ??= target;
+    return outcome;
+  }
+
+  readonly #callOnce: AttemptRunner = async (attempt) => {
+    try {
+      const outcome = await this.hooks.call.promise(attempt);
+      if (outcome) return outcome;
+      const provider = attempt.target.provider;
+      return failed(provider ? Errors.unknownProvider(provider) : Errors.invalidConfig('provider', 'is required for a target'));
+    } catch (e) {
+      return failed(this.asGatewayError(e, attempt.ctx));
+    }
+  };
+
+  /** Tells observers that a response has been written (or failed to be). Never throws. */
+  complete(ctx: RequestContext, response: GatewayResponse, error?: unknown): void {
+    const completion: Completion = { status: response.status, durationMs: performance.now() - ctx.startedAt, error };
+    this.hooks.onResponse.promise(ctx, response, completion).catch((e) => {
+      this.logger.error({ err: e }, 'onResponse observer failed');
+    });
+  }
+
+  errorResponse(e: unknown, ctx?: RequestContext): GatewayResponse {
+    const error = this.asGatewayError(e, ctx);
+    return {
+      status: error.status,
+      headers: { 'content-type': 'application/json', ...error.headers },
+      json: JsonPayload.of(error.toEnvelope()),
+    };
+  }
+
+  asGatewayError(e: unknown, ctx?: RequestContext): GatewayError {
+    if (isGatewayError(e)) return e;
+    try {
+      this.hooks.onError.call(e, ctx);
+    } catch {
+      /* an observer must never turn one error into two */
+    }
+    this.logger.error({ err: e, traceId: ctx?.traceId }, 'unexpected error');
+    return Errors.internal();
+  }
+}
+
+export function failed(error: GatewayError): Outcome {
+  return { status: error.status, error, retries: 0 };
+}
+
+/** A node's settings with its parent's applied underneath. */
+function inherit(parent: ConfigNode | undefined, node: ConfigNode): ConfigNode {
+  if (!parent) return { ...node };
+  const ownsCredentials = node.provider !== undefined || node.virtual_key !== undefined;
+  const merged: ConfigNode = {};
+  for (const key in parent) {
+    if (ownsCredentials && CREDENTIAL_KEY_PATTERN.test(key)) continue;
+    merged[key] = parent[key];
+  }
+  for (const key in node) merged[key] = node[key];
+  return merged;
+}
+
+function stripNodeKeys(settings: ConfigNode): ConfigNode {
+  const out: ConfigNode = {};
+  for (const key in settings) if (!NODE_ONLY_KEYS.has(key)) out[key] = settings[key];
+  return out;
+}

@@ -1,0 +1,128 @@
+/**
+ * The plugin loader: checks ids, dependencies and options, orders plugins so that each is applied
+ * after the plugins it depends on, constructs them through the container and applies them.
+ * Every failure is a boot error that names the plugin and what is wrong.
+ */
+import { parseOptions } from './schema.js';
+import { Tokens, type DependencyContainer } from './di.js';
+import type { Plugin, PluginClass } from './plugin.js';
+import type { PluginHooks } from './hooks.js';
+import type { Registries } from './registries.js';
+import type { GatewaySettings } from './settings.js';
+import type { Logger } from './logger.js';
+
+export interface ResolvedEntry {
+  cls: PluginClass;
+  options?: unknown;
+  /** Where the entry came from (built-in id or file path), for error messages. */
+  source: string;
+}
+
+export interface LoadedPlugin {
+  id: string;
+  instance: Plugin;
+}
+
+export class PluginLoadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PluginLoadError';
+  }
+}
+
+const ID_PATTERN = /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*$/;
+
+export function orderPlugins(entries: ResolvedEntry[]): ResolvedEntry[] {
+  const byId = new Map<string, ResolvedEntry>();
+  for (const entry of entries) {
+    const manifest = entry.cls?.manifest;
+    if (!manifest || typeof manifest.id !== 'string') {
+      throw new PluginLoadError(`plugin from ${entry.source} has no static manifest with an id`);
+    }
+    if (!ID_PATTERN.test(manifest.id)) {
+      throw new PluginLoadError(`plugin id "${manifest.id}" (from ${entry.source}) must look like <kind>.<name>`);
+    }
+    const dup = byId.get(manifest.id);
+    if (dup) {
+      throw new PluginLoadError(`duplicate plugin id "${manifest.id}" (from ${dup.source} and ${entry.source})`);
+    }
+    byId.set(manifest.id, entry);
+  }
+  for (const entry of entries) {
+    for (const dep of entry.cls.manifest.dependsOn ?? []) {
+      if (!byId.has(dep)) {
+        throw new PluginLoadError(`plugin "${entry.cls.manifest.id}" depends on "${dep}", which is not loaded`);
+      }
+    }
+  }
+  // Depth-first topological order, keeping the given order among independent plugins.
+  const ordered: ResolvedEntry[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (entry: ResolvedEntry, chain: string[]) => {
+    const id = entry.cls.manifest.id;
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'visiting') {
+      throw new PluginLoadError(`plugin dependency cycle: ${[...chain, id].join(' -> ')}`);
+    }
+    state.set(id, 'visiting');
+    for (const dep of entry.cls.manifest.dependsOn ?? []) visit(byId.get(dep)!, [...chain, id]);
+    state.set(id, 'done');
+    ordered.push(entry);
+  };
+  for (const entry of entries) visit(entry, []);
+  return ordered;
+}
+
+export interface LoadContext {
+  container: DependencyContainer;
+  hooks: PluginHooks;
+  registries: Registries;
+  settings: GatewaySettings;
+  logger: Logger;
+}
+
+export async function loadPlugins(entries: ResolvedEntry[], ctx: LoadContext): Promise<LoadedPlugin[]> {
+  const ordered = orderPlugins(entries);
+  // Validate every plugin's options before any plugin runs, so a bad file fails fast and whole.
+  const prepared = ordered.map((entry) => {
+    const { manifest } = entry.cls;
+    let options: unknown = entry.options ?? {};
+    if (manifest.options) {
+      try {
+        options = parseOptions(manifest.options, entry.options, `plugin "${manifest.id}"`);
+      } catch (e) {
+        throw new PluginLoadError((e as Error).message);
+      }
+    } else if (entry.options !== undefined && Object.keys(entry.options as object).length > 0) {
+      throw new PluginLoadError(`plugin "${manifest.id}" takes no options`);
+    }
+    return { entry, options };
+  });
+  const loaded: LoadedPlugin[] = [];
+  for (const { entry, options } of prepared) {
+    const id = entry.cls.manifest.id;
+    const scope = ctx.container.createChildContainer();
+    scope.register(Tokens.PluginOptions, { useValue: options });
+    let instance: Plugin;
+    try {
+      instance = scope.resolve(entry.cls);
+    } catch (e) {
+      throw new PluginLoadError(`plugin "${id}" could not be constructed: ${(e as Error).message}`);
+    }
+    try {
+      await instance.apply({
+        id,
+        hooks: ctx.hooks,
+        registries: ctx.registries,
+        container: ctx.container,
+        options,
+        settings: ctx.settings,
+        logger: ctx.logger.child({ plugin: id }),
+      });
+    } catch (e) {
+      throw new PluginLoadError(`plugin "${id}" failed to apply: ${(e as Error).message}`);
+    }
+    loaded.push({ id, instance });
+  }
+  return loaded;
+}

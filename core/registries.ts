@@ -1,0 +1,24 @@
+/** The registries plugins fill at boot and the kernel reads per request. */
+import { Registry } from './registry.js';
+import { Router } from './router.js';
+import type { CacheMode, EndpointDef, GuardrailCheck, ProviderAdapter, Strategy } from './types.js';
+
+export interface Registries {
+  readonly providers: Registry<ProviderAdapter>;
+  readonly strategies: Registry<Strategy>;
+  readonly checks: Registry<GuardrailCheck<any>>;
+  readonly cacheModes: Registry<CacheMode>;
+  readonly endpoints: Registry<EndpointDef>;
+  readonly routes: Router;
+}
+
+export function createRegistries(): Registries {
+  return Object.freeze({
+    providers: new Registry<ProviderAdapter>('provider'),
+    strategies: new Registry<Strategy>('strategy'),
+    checks: new Registry<GuardrailCheck<any>>('guardrail check'),
+    cacheModes: new Registry<CacheMode>('cache mode'),
+    endpoints: new Registry<EndpointDef>('endpoint'),
+    routes: new Router(),
+  });
+}

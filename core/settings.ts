@@ -1,0 +1,22 @@
+/**
+ * Gateway-wide settings, filled by the host (from the environment) or by an embedding program.
+ * Plugins read them through the container (Tokens.Settings); the kernel never reads the environment.
+ */
+export interface GatewaySettings {
+  /** Folder of the embedded store and stored files. */
+  dataDir: string;
+  /** Redis URL for shared state, when several instances run. */
+  redisUrl?: string;
+  /** PostgreSQL URL for the record store, when several instances run. */
+  databaseUrl?: string;
+  /** Seeds the first gateway API key when the store holds none. */
+  bootstrapApiKey?: string;
+  /** Largest accepted request body, bytes. */
+  bodyLimit: number;
+  /** pino level. */
+  logLevel: string;
+  /** The environment as the host saw it, for plugins with documented env options. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;

@@ -1,0 +1,218 @@
+/**
+ * The shapes that flow through the lifecycle. No node:http types: a host converts to and from these.
+ */
+import type { GatewayError } from './errors.js';
+import type { JsonPayload } from './payload.js';
+import type { ConfigNode } from './config/types.js';
+import type { Validator, Issue } from './schema.js';
+
+/** Header names are lower-case; repeated headers are joined with ", ". */
+export type HeaderMap = Record<string, string | undefined>;
+
+export interface GatewayRequest {
+  method: string;
+  /** URL path without the query, e.g. `/v1/chat/completions`. */
+  path: string;
+  query: URLSearchParams;
+  headers: HeaderMap;
+  /** Parsed JSON body for routes that take JSON. */
+  body: unknown;
+  /** The body bytes as received, for routes that take raw bodies or forward untouched. */
+  rawBody?: Uint8Array;
+  /** Aborted when the client goes away or the gateway shuts down. */
+  signal: AbortSignal;
+}
+
+export interface GatewayResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** A JSON body. */
+  json?: JsonPayload;
+  /** A streamed body (server-sent events for inference streams); content-type in `headers`. */
+  stream?: AsyncIterable<Uint8Array>;
+  /** Any other body; content-type in `headers`. */
+  raw?: Uint8Array | string;
+}
+
+/** Who is calling, once an auth plugin has recognised the gateway key. */
+export interface Principal {
+  keyId: string;
+  /** `organisation-owner`, `organisation-service`, `workspace-service`, `workspace-user`, ... */
+  type: string;
+  role?: string;
+  organisationId?: string;
+  workspaceId?: string;
+  scopes: readonly string[];
+  [extra: string]: unknown;
+}
+
+export interface RouteDef {
+  method: string;
+  /** Path pattern; `:name` segments capture parameters, e.g. `/v1/batches/:id`. */
+  path: string;
+  /** How the host reads the body before the handler runs. Default `json` for POST/PUT/PATCH, else `none`. */
+  body?: 'json' | 'raw' | 'none';
+  /** Whether `onRequest` (auth, limits) runs; default true. */
+  protected?: boolean;
+  /** The inference endpoint this route serves, when it is one. */
+  endpoint?: EndpointDef;
+  handler(ctx: RequestContext): Promise<GatewayResponse>;
+}
+
+/** An inference endpoint in the unified (OpenAI) format: chat, completions, embeddings ... */
+export interface EndpointDef {
+  /** Stable id used by adapters, policies and logs: `chatComplete`, `complete`, `embed`, `moderate` ... */
+  id: string;
+  /** Validates the client body with compiled schemas; returns the issues (empty when valid). */
+  validate(body: unknown): Issue[];
+  /** Whether `stream: true` is supported. */
+  streamable: boolean;
+  /** Object name of streamed chunks (`chat.completion.chunk`, `text_completion`). */
+  chunkObject?: string;
+  /** Optional body normalisation before routing (e.g. a default model). Must not mutate the input. */
+  normalize?(body: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** Per-request state. One per request; never shared. */
+export interface RequestContext {
+  readonly request: GatewayRequest;
+  readonly route: RouteDef;
+  readonly params: Record<string, string>;
+  readonly startedAt: number;
+  /** Set by a tracing plugin; a host may log it. */
+  traceId: string;
+  metadata: Record<string, string>;
+  principal?: Principal;
+  /** The inference endpoint, for inference routes. */
+  endpoint?: EndpointDef;
+  /** The unified request body routed to targets (inference routes); targets copy before changing it. */
+  body: Record<string, unknown>;
+  /** Whether the client asked for a stream. */
+  stream: boolean;
+  /** The validated route config, once resolved. */
+  config?: ConfigNode;
+  /** Headers that plugins want on the response, whatever path produced it. */
+  responseHeaders: Record<string, string>;
+  /** The outcome that produced the response, for inference routes. */
+  outcome?: Outcome;
+  /** Why the request was answered early (cache hit, denied, limited ...), for logs. */
+  reason?: string;
+  /** Plugin-owned per-request values, keyed by the plugin's own symbol or id. */
+  locals: Map<string | symbol, unknown>;
+}
+
+/** A leaf of the target tree with every inherited setting applied. */
+export interface Target extends ConfigNode {
+  /** Where this target sits in the config, e.g. `config.targets[1].targets[0]`. */
+  readonly $path: string;
+}
+
+/** One try of one target. Hooks read and may replace `body` and `headers`. */
+export interface Attempt {
+  readonly ctx: RequestContext;
+  readonly endpoint: EndpointDef;
+  readonly target: Target;
+  /** The request body for this target (a copy of the client body; shaping plugins copy before writing). */
+  body: Record<string, unknown>;
+  /** Extra headers to send upstream (e.g. forwarded client headers). */
+  headers: Record<string, string>;
+  /** Whether the client asked for a stream. */
+  readonly stream: boolean;
+  /** Aborted when the client goes away; per-attempt time-outs derive their own signal from it. */
+  signal: AbortSignal;
+  /** 0 for the first try, 1 for the first retry ... */
+  retry: number;
+}
+
+/** What one target (or a whole strategy) produced. */
+export interface Outcome {
+  /** HTTP status the client would see for this outcome. */
+  status: number;
+  /** The answer when there is one (provider answered, guardrail denied, cache ...). */
+  response?: GatewayResponse;
+  /** Why there is no usable answer (network error, time-out, open circuit ...). */
+  error?: GatewayError;
+  /** The leaf that produced it. */
+  target?: Target;
+  /** Provider id that produced it. */
+  provider?: string;
+  /** Retries spent on the serving target. */
+  retries: number;
+  /** Headers of the provider's answer (retry-after ...), lower-case. */
+  upstreamHeaders?: Record<string, string>;
+}
+
+export type RunTarget = (index: number) => Promise<Outcome>;
+
+/** A routing strategy: picks and runs child targets of one node. */
+export interface Strategy {
+  readonly mode: string;
+  route(node: ConfigNode, run: RunTarget, ctx: RequestContext): Promise<Outcome>;
+}
+
+/** Runs one attempt of a target; wrappers (retry, breaker, time-out) return a new runner around it. */
+export type AttemptRunner = (attempt: Attempt) => Promise<Outcome>;
+
+export interface UpstreamRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export interface UpstreamReply {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncIterable<Uint8Array>;
+  bytes(): Promise<Uint8Array>;
+  text(): Promise<string>;
+  /** Releases the connection without reading the rest. */
+  dump(): Promise<void>;
+}
+
+/** The shared network path: every provider call goes through it so policies wrap them all alike. */
+export interface Transport {
+  send(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamReply>;
+  close(): Promise<void>;
+}
+
+export interface AdapterInput {
+  readonly attempt: Attempt;
+  readonly target: Target;
+  readonly endpoint: EndpointDef;
+  readonly body: Record<string, unknown>;
+  readonly stream: boolean;
+}
+
+/** How one provider speaks one endpoint. Pure transforms: the transport does the network. */
+export interface EndpointAdapter {
+  /** Builds the upstream request. May be async (e.g. a cached token). */
+  request(input: AdapterInput): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Turns a successful upstream JSON body into the unified shape; identity when absent. */
+  response?(body: JsonPayload, input: AdapterInput): JsonPayload;
+  /** Turns the upstream stream into unified SSE bytes; identity when absent. */
+  stream?(body: AsyncIterable<Uint8Array>, input: AdapterInput): AsyncIterable<Uint8Array>;
+  /** Turns an upstream error answer into a gateway error; a default reads the OpenAI envelope. */
+  error?(status: number, body: Uint8Array, input: AdapterInput): GatewayError;
+}
+
+export interface ProviderAdapter {
+  /** Provider id as used in `provider` / `x-gw-provider`. */
+  readonly id: string;
+  readonly endpoints: Readonly<Record<string, EndpointAdapter>>;
+  /** Extra target rules (e.g. required credentials), checked when the config is validated. */
+  validateTarget?(target: ConfigNode, path: string): Issue[];
+}
+
+/** A guardrail check, `<vendor>.<name>`; its params are validated when a config is loaded. */
+export interface GuardrailCheck<P = Record<string, unknown>> {
+  readonly id: string;
+  readonly params?: Validator<P>;
+  check(input: unknown, params: P, ctx: RequestContext): Promise<{ verdict: boolean; data?: unknown }>;
+}
+
+/** A cache mode (simple, semantic ...). */
+export interface CacheMode {
+  readonly mode: string;
+  [member: string]: unknown;
+}
