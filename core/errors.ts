@@ -99,6 +99,8 @@ export const Errors = {
   allCircuitsOpen: () =>
     new GatewayError({ status: 503, message: 'every target\'s circuit is open', code: 'circuit_open' }),
   unavailable: (message: string) => new GatewayError({ status: 503, message, code: 'unavailable' }),
+  /** The client went away before the answer; nobody reads this, but logs and observers do. */
+  clientClosed: () => new GatewayError({ status: 499, message: 'client closed the request', code: 'client_closed' }),
   internal: () => new GatewayError({ status: 500, message: 'internal gateway error', code: 'internal_error' }),
   /** A provider's own error, passed on with its status once retries and fallbacks are spent. */
   upstream: (status: number, message: string, provider: string, type?: string, code?: string | null, param?: string | null) =>

@@ -46,15 +46,20 @@ export class Kernel {
     };
   }
 
-  /** Runs a matched route; never throws: every failure becomes an error response. */
-  async handle(ctx: RequestContext): Promise<GatewayResponse> {
+  /**
+   * Runs a matched route; never throws: every failure becomes an error response. `loadBody` lets a
+   * host read the body after `onRequest` (so an unauthenticated client cannot make us read megabytes).
+   */
+  async handle(ctx: RequestContext, loadBody?: () => Promise<void>): Promise<GatewayResponse> {
     let response: GatewayResponse;
     try {
       if (ctx.route.protected !== false) await this.hooks.onRequest.promise(ctx);
+      if (loadBody) await loadBody();
       response = await ctx.route.handler(ctx);
     } catch (e) {
       response = this.errorResponse(e, ctx);
     }
+    for (const name in ctx.responseHeaders) response.headers[name] ??= ctx.responseHeaders[name]!;
     try {
       return await this.hooks.respond.promise(response, ctx);
     } catch (e) {

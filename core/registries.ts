@@ -10,7 +10,11 @@ export interface Registries {
   readonly cacheModes: Registry<CacheMode>;
   readonly endpoints: Registry<EndpointDef>;
   readonly routes: Router;
+  /** Readiness probes of backing stores; any false makes `/health` report `degraded`. */
+  readonly health: Registry<HealthCheck>;
 }
+
+export type HealthCheck = () => boolean | Promise<boolean>;
 
 export function createRegistries(): Registries {
   return Object.freeze({
@@ -20,5 +24,6 @@ export function createRegistries(): Registries {
     cacheModes: new Registry<CacheMode>('cache mode'),
     endpoints: new Registry<EndpointDef>('endpoint'),
     routes: new Router(),
+    health: new Registry<HealthCheck>('health check'),
   });
 }

@@ -15,7 +15,7 @@ export interface GatewayRequest {
   path: string;
   query: URLSearchParams;
   headers: HeaderMap;
-  /** Parsed JSON body for routes that take JSON. */
+  /** Parsed JSON body for routes that take JSON (filled by the host before the handler runs). */
   body: unknown;
   /** The body bytes as received, for routes that take raw bodies or forward untouched. */
   rawBody?: Uint8Array;
@@ -25,6 +25,7 @@ export interface GatewayRequest {
 
 export interface GatewayResponse {
   status: number;
+  /** Owned by this response (never a shared object): later stages add headers to it. */
   headers: Record<string, string>;
   /** A JSON body. */
   json?: JsonPayload;

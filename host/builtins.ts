@@ -1,0 +1,25 @@
+/**
+ * The built-in plugins by id, loaded lazily so a gateway file that leaves one out never imports it.
+ * The default preset is every built-in, in this order (dependencies are re-ordered by the loader).
+ */
+import type { PluginClass } from '../core/index.js';
+
+type Loader = () => Promise<{ default: PluginClass }>;
+
+export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
+  'store.sqlite': () => import('../plugins/store-sqlite/index.js'),
+  'auth.api-key': () => import('../plugins/auth-api-key/index.js'),
+  'observe.trace': () => import('../plugins/trace/index.js'),
+  'config.headers': () => import('../plugins/config-headers/index.js'),
+  'endpoints.inference': () => import('../plugins/inference-endpoints/index.js'),
+  'strategy.single': () => import('../plugins/strategy-single/index.js'),
+  'route.upstream': () => import('../plugins/upstream/index.js'),
+  'route.response-headers': () => import('../plugins/response-headers/index.js'),
+  'provider.openai': () => import('../providers/openai/index.js'),
+  'observe.request-log': () => import('../plugins/request-log/index.js'),
+};
+
+export const PRESETS: Readonly<Record<string, readonly string[]>> = {
+  default: Object.keys(BUILTIN_PLUGINS),
+  none: [],
+};

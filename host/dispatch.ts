@@ -1,0 +1,43 @@
+/** What the node:http and fetch front ends share: URL splitting, route misses, body rules. */
+import { Errors, JsonPayload, type GatewayError, type GatewayResponse, type RouteDef } from '../core/index.js';
+
+export function splitUrl(url: string): { path: string; query: URLSearchParams } {
+  const q = url.indexOf('?');
+  return q === -1
+    ? { path: url, query: new URLSearchParams() }
+    : { path: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
+}
+
+export function bodyMode(route: RouteDef, method: string): 'json' | 'raw' | 'none' {
+  if (route.body) return route.body;
+  return method === 'POST' || method === 'PUT' || method === 'PATCH' ? 'json' : 'none';
+}
+
+export function parseJson(bytes: Uint8Array): unknown {
+  if (bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch (e) {
+    throw Errors.invalidBody('', `is not valid JSON (${(e as Error).message})`);
+  }
+}
+
+export function errorResponse(error: GatewayError): GatewayResponse {
+  return {
+    status: error.status,
+    headers: { 'content-type': 'application/json', ...error.headers },
+    json: JsonPayload.of(error.toEnvelope()),
+  };
+}
+
+/** 404 for an unknown path, 405 (with Allow) for a known path and another method. */
+export function missResponse(allowed: string[], method: string, path: string): GatewayResponse {
+  return errorResponse(allowed.length > 0 ? Errors.methodNotAllowed(method, path, allowed) : Errors.routeNotFound(method, path));
+}
+
+/** Reason phrases for the gateway's own non-standard statuses. */
+export const STATUS_TEXT: Readonly<Record<number, string>> = {
+  246: 'Guardrail Failed',
+  446: 'Guardrail Denied',
+  499: 'Client Closed Request',
+};

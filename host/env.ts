@@ -1,0 +1,39 @@
+/** Gateway settings from the environment (INTERFACE.md). The only place that reads process.env. */
+import { resolve } from 'node:path';
+import { DEFAULT_BODY_LIMIT, type GatewaySettings } from '../core/index.js';
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
+  return {
+    dataDir: resolve(env['GW_DATA_DIR'] || './data'),
+    redisUrl: env['GW_REDIS_URL'] || undefined,
+    databaseUrl: env['GW_DATABASE_URL'] || undefined,
+    bootstrapApiKey: env['GW_BOOTSTRAP_API_KEY'] || undefined,
+    bodyLimit: positiveInt(env['GW_BODY_LIMIT'], DEFAULT_BODY_LIMIT, 'GW_BODY_LIMIT'),
+    logLevel: env['GW_LOG_LEVEL'] || 'info',
+    env: Object.freeze({ ...env }),
+  };
+}
+
+export interface ListenSettings {
+  port: number;
+  host: string;
+  /** How long shutdown waits for in-flight requests and streams. */
+  shutdownTimeoutMs: number;
+}
+
+export function listenFromEnv(env: NodeJS.ProcessEnv = process.env): ListenSettings {
+  const port = env['PORT'] === undefined || env['PORT'] === '' ? 8787 : Number(env['PORT']);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0..65535, got "${env['PORT']}"`);
+  return {
+    port,
+    host: env['HOST'] || '127.0.0.1',
+    shutdownTimeoutMs: positiveInt(env['GW_SHUTDOWN_TIMEOUT_MS'], 30_000, 'GW_SHUTDOWN_TIMEOUT_MS'),
+  };
+}
+
+function positiveInt(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,80 @@
+/**
+ * Web-standard front end: `fetch(Request) → Response`, for servers built on the Fetch API
+ * (Hono, Bun, Deno, workers). Same kernel, same rules as the node:http front end.
+ */
+import { Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
+import { bodyMode, missResponse, parseJson, splitUrl } from './dispatch.js';
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export function createFetchHandler(runtime: Runtime): FetchHandler {
+  const { kernel, registries, settings } = runtime;
+  const limit = settings.bodyLimit;
+
+  return async (incoming) => {
+    const method = incoming.method.toUpperCase();
+    const url = new URL(incoming.url);
+    const { path, query } = splitUrl(url.pathname + url.search);
+    const match = registries.routes.match(method, path);
+    if (!match.route) return toWebResponse(missResponse(match.allowed, method, path), () => undefined);
+    const headers: HeaderMap = {};
+    incoming.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const request: GatewayRequest = { method, path, query, headers, body: undefined, signal: incoming.signal };
+    const ctx = kernel.createContext(request, match.route, match.params);
+    const mode = bodyMode(match.route, method);
+    const loadBody = mode === 'none' ? undefined : async () => {
+      const bytes = await readBody(incoming, limit);
+      if (mode === 'raw') request.rawBody = bytes;
+      else request.body = parseJson(bytes);
+    };
+    const response = await kernel.handle(ctx, loadBody);
+    return toWebResponse(response, (error) => kernel.complete(ctx, response, error));
+  };
+}
+
+async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw Errors.payloadTooLarge(limit);
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw Errors.payloadTooLarge(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function toWebResponse(response: GatewayResponse, done: (error?: unknown) => void): Response {
+  const init = { status: response.status, headers: response.headers };
+  if (!response.stream) {
+    const body = response.json ? response.json.bytes() : response.raw;
+    done();
+    return new Response(body ?? null, init);
+  }
+  const iterator = response.stream[Symbol.asyncIterator]();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: finished, value } = await iterator.next();
+        if (finished) {
+          controller.close();
+          done();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (e) {
+        controller.error(e);
+        done(e);
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+      done(Errors.clientClosed());
+    },
+  });
+  return new Response(body, init);
+}

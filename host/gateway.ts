@@ -1,0 +1,87 @@
+/**
+ * createGateway: boots a kernel with its plugins and returns the front ends to mount it
+ * (node:http-style `handle`, Web `fetch`) and `close`. With no options it is the default
+ * gateway configured from the environment, exactly as `npm start` runs it.
+ */
+import {
+  boot, createLogger, JsonPayload,
+  type GatewaySettings, type Logger, type PluginEntry, type Runtime,
+} from '../core/index.js';
+import { readGatewayFile, resolveComposition, type Composition } from './compose.js';
+import { settingsFromEnv } from './env.js';
+import { createFetchHandler, type FetchHandler } from './fetch-adapter.js';
+import { createNodeHandler, type NodeHandler, type NodeHandlerState } from './node-adapter.js';
+
+export interface GatewayOptions {
+  /** The plugins to load, replacing the default preset. */
+  plugins?: PluginEntry[];
+  /** A composition (preset + plugins + disable); ignored when `plugins` is given. */
+  composition?: Composition;
+  /** A gateway file; default `GW_CONFIG`. Ignored when `plugins` or `composition` is given. */
+  configFile?: string;
+  /** Settings over those read from the environment. */
+  settings?: Partial<GatewaySettings>;
+  /** The environment to read settings from; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+export interface Gateway {
+  /** node:http / Express / Connect handler. With `next`, unknown paths go to the next handler. */
+  readonly handle: NodeHandler;
+  /** Web-standard handler. */
+  readonly fetch: FetchHandler;
+  readonly runtime: Runtime;
+  /** Answers carry `connection: close` from now on (used by a host while it drains). */
+  startDraining(): void;
+  close(): Promise<void>;
+}
+
+export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const env = options.env ?? process.env;
+  const settings: GatewaySettings = { ...settingsFromEnv(env), ...options.settings };
+  const logger = options.logger ?? createLogger(settings.logLevel);
+  const plugins = await resolvePlugins(options, env);
+  const runtime = await boot({ plugins, settings, logger });
+  registerHealth(runtime);
+  const state: NodeHandlerState = { draining: false };
+  return {
+    handle: createNodeHandler(runtime, state),
+    fetch: createFetchHandler(runtime),
+    runtime,
+    startDraining: () => {
+      state.draining = true;
+    },
+    close: () => runtime.close(),
+  };
+}
+
+async function resolvePlugins(options: GatewayOptions, env: NodeJS.ProcessEnv) {
+  if (options.plugins) return resolveComposition({ preset: 'none', plugins: options.plugins });
+  if (options.composition) return resolveComposition(options.composition);
+  const file = options.configFile ?? env['GW_CONFIG'];
+  if (!file) return resolveComposition({});
+  const { composition, baseDir } = await readGatewayFile(file);
+  return resolveComposition(composition, baseDir);
+}
+
+/** `GET /health` (no key): ok, or degraded when a backing store is not writable or unreachable. */
+function registerHealth(runtime: Runtime): void {
+  runtime.registries.routes.add({
+    method: 'GET',
+    path: '/health',
+    protected: false,
+    body: 'none',
+    handler: async () => {
+      const results = await Promise.all(runtime.registries.health.values().map(async (check) => {
+        try {
+          return await check();
+        } catch {
+          return false;
+        }
+      }));
+      const status = results.every(Boolean) ? 'ok' : 'degraded';
+      return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, json: JsonPayload.of({ status }) };
+    },
+  });
+}

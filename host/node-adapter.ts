@@ -1,0 +1,135 @@
+/**
+ * node:http front end: IncomingMessage/ServerResponse ⇄ GatewayRequest/GatewayResponse.
+ * Bodies are read after auth, bounded by the body limit; answers are written with backpressure,
+ * streams chunk by chunk; a client that goes away aborts the upstream call.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
+import { bodyMode, errorResponse, missResponse, parseJson, splitUrl, STATUS_TEXT } from './dispatch.js';
+
+export type NodeNext = (error?: unknown) => void;
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: NodeNext) => void;
+
+export interface NodeHandlerState {
+  /** Set while shutting down: answers carry `connection: close` so keep-alive clients let go. */
+  draining: boolean;
+}
+
+export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): NodeHandler {
+  const { kernel, registries, settings } = runtime;
+  const limit = settings.bodyLimit;
+
+  return (req, res, next) => {
+    const method = req.method ?? 'GET';
+    const { path, query } = splitUrl(req.url ?? '/');
+    const match = registries.routes.match(method, path);
+    if (!match.route) {
+      if (next && match.allowed.length === 0) return next();
+      void write(res, missResponse(match.allowed, method, path), state).catch(() => undefined);
+      return;
+    }
+    const route = match.route;
+    const abort = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort(Errors.clientClosed());
+    });
+    const request: GatewayRequest = {
+      method,
+      path,
+      query,
+      headers: toHeaderMap(req),
+      body: undefined,
+      signal: abort.signal,
+    };
+    const ctx = kernel.createContext(request, route, match.params);
+    const mode = bodyMode(route, method);
+    const loadBody = mode === 'none' ? undefined : async () => {
+      const bytes = await readBody(req, limit);
+      if (mode === 'raw') request.rawBody = bytes;
+      else request.body = parseJson(bytes);
+    };
+    kernel.handle(ctx, loadBody).then(
+      async (response) => {
+        let error: unknown;
+        try {
+          await write(res, response, state);
+        } catch (e) {
+          error = e;
+        }
+        kernel.complete(ctx, response, error);
+      },
+      (e) => {
+        // kernel.handle never rejects; this is a last line of defence.
+        const response = errorResponse(Errors.internal());
+        void write(res, response, state).catch(() => undefined);
+        kernel.complete(ctx, response, e);
+      },
+    );
+  };
+}
+
+function toHeaderMap(req: IncomingMessage): HeaderMap {
+  const out: HeaderMap = {};
+  const raw = req.headers;
+  for (const name in raw) {
+    const value = raw[name];
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) throw Errors.payloadTooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw Errors.payloadTooLarge(limit);
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+async function write(res: ServerResponse, response: GatewayResponse, state: NodeHandlerState): Promise<void> {
+  if (res.headersSent || res.destroyed) {
+    await drainStream(response);
+    return;
+  }
+  const headers = response.headers;
+  // An unread request body (413, early refusals) would poison a kept-alive connection.
+  if (state.draining || response.status === 413) headers['connection'] = 'close';
+  const reason = STATUS_TEXT[response.status];
+  if (response.stream) {
+    res.writeHead(response.status, reason, headers);
+    res.flushHeaders();
+    await pipeStream(res, response.stream);
+    return;
+  }
+  const body = response.json ? response.json.bytes() : response.raw;
+  if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  res.writeHead(response.status, reason, headers);
+  res.end(body);
+}
+
+async function pipeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>): Promise<void> {
+  const iterator = stream[Symbol.asyncIterator]();
+  try {
+    while (!res.destroyed) {
+      const { done, value } = await iterator.next();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) {
+        await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      }
+    }
+  } finally {
+    if (res.destroyed) await iterator.return?.();
+    else res.end();
+  }
+}
+
+/** Releases an unwritten stream (its upstream connection) when the client is already gone. */
+async function drainStream(response: GatewayResponse): Promise<void> {
+  await response.stream?.[Symbol.asyncIterator]().return?.();
+}

@@ -1,0 +1,98 @@
+/**
+ * config.headers: builds the route config from request headers (spec §5, INTERFACE.md).
+ *   - `x-gw-config`: a config object as JSON, or the id of a stored config (left for a later plugin);
+ *   - direct mode: `x-gw-provider` + `Authorization: Bearer <provider key>` (+ `x-gw-custom-host`);
+ *   - `x-gw-<field>` for any other config field.
+ * Header fields form the base; an `x-gw-config` object's keys override them, so a stored strategy
+ * can still take its provider key from the request.
+ */
+import { deepFreeze, Errors, Stage, Type, type Plugin, type PluginApi, type RawConfig, type RequestContext, type Static } from '../../core/index.js';
+import { convertHeader, FIELD_BY_HEADER, REQUEST_HEADERS } from './header-fields.js';
+
+const Options = Type.Object({
+  /** How many distinct x-gw-config strings keep their parsed object (JSON parsing once per config). */
+  parsedConfigCacheSize: Type.Integer({ minimum: 0, default: 1000 }),
+}, { additionalProperties: false });
+
+export default class ConfigHeadersPlugin implements Plugin<Static<typeof Options>> {
+  static readonly manifest = { id: 'config.headers', description: 'Route config from x-gw-* headers', options: Options };
+
+  apply(api: PluginApi<Static<typeof Options>>): void {
+    const parsed = new ParsedConfigCache(api.options.parsedConfigCacheSize);
+    api.hooks.resolveConfig.tap({ name: api.id, stage: Stage.CONFIG }, (current, ctx) => {
+      if (current !== undefined) return current;
+      return configFromHeaders(ctx, parsed);
+    });
+  }
+}
+
+function configFromHeaders(ctx: RequestContext, parsed: ParsedConfigCache): RawConfig {
+  const headers = ctx.request.headers;
+  let fields: Record<string, unknown> | undefined;
+  for (const name in headers) {
+    if (!name.startsWith('x-gw-') || REQUEST_HEADERS.has(name)) continue;
+    const value = headers[name];
+    if (value === undefined) continue;
+    const spec = FIELD_BY_HEADER.get(name);
+    if (!spec) throw Errors.invalidHeader(name, 'is not a known x-gw- header or config field');
+    (fields ??= {})[spec.field] = convertHeader(name, value, spec.kind);
+  }
+  const header = headers['x-gw-config'];
+  const authorization = headers['authorization'];
+  // The provider credential of direct mode; alone (no provider, no config) it is not a config.
+  if (authorization !== undefined && (fields || header !== undefined) && fields?.['api_key'] === undefined) {
+    const match = /^Bearer\s+(.+)$/i.exec(authorization);
+    if (match) (fields ??= {})['api_key'] = match[1]!.trim();
+  }
+
+  if (header === undefined) return fields;
+  const config = parsed.get(header);
+  if (typeof config === 'string') return config;
+  if (!fields) return config;
+  // Header fields underneath, the config's own keys on top; a new object, the cached one stays untouched.
+  return { ...withoutCredentialsIfConfigNamesProvider(fields, config), ...config };
+}
+
+/** A config that names another provider than the headers must not receive a key meant for that one. */
+function withoutCredentialsIfConfigNamesProvider(fields: Record<string, unknown>, config: Record<string, unknown>) {
+  const conflicting = (config['provider'] !== undefined && fields['provider'] !== undefined && config['provider'] !== fields['provider'])
+    || config['virtual_key'] !== undefined;
+  if (!conflicting) return fields;
+  const { api_key: _key, provider: _provider, custom_host: _host, ...rest } = fields;
+  return rest;
+}
+
+/** Parsed `x-gw-config` values by their exact string, frozen so that no request can alter another's. */
+class ParsedConfigCache {
+  readonly #entries = new Map<string, Record<string, unknown> | string>();
+  constructor(private readonly max: number) {}
+
+  get(header: string): Record<string, unknown> | string {
+    const hit = this.#entries.get(header);
+    if (hit !== undefined) return hit;
+    const value = parseConfigHeader(header);
+    if (this.max > 0) {
+      if (this.#entries.size >= this.max) this.#entries.delete(this.#entries.keys().next().value!);
+      this.#entries.set(header, value);
+    }
+    return value;
+  }
+}
+
+function parseConfigHeader(header: string): Record<string, unknown> | string {
+  const text = header.trim();
+  if (!text.startsWith('{')) {
+    if (text === '') throw Errors.invalidHeader('x-gw-config', 'must be a JSON object or a config id');
+    return text;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw Errors.invalidHeader('x-gw-config', `is not valid JSON (${(e as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw Errors.invalidHeader('x-gw-config', 'must be a JSON object');
+  }
+  return deepFreeze(value as Record<string, unknown>);
+}

@@ -1,0 +1,35 @@
+/**
+ * observe.request-log: one pino line per request after its answer is written: trace id, route,
+ * provider, status, latency. No headers or bodies, so no secret can reach the log.
+ */
+import { Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+
+const Options = Type.Object({
+  /** pino level of the per-request line. */
+  level: Type.Union([Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace')], { default: 'info' }),
+}, { additionalProperties: false });
+
+export default class RequestLogPlugin implements Plugin<Static<typeof Options>> {
+  static readonly manifest = { id: 'observe.request-log', description: 'One log line per request', options: Options };
+
+  apply(api: PluginApi<Static<typeof Options>>): void {
+    const log = api.logger;
+    const level = api.options.level;
+    if (!log.isLevelEnabled(level)) return;
+    api.hooks.onResponse.tap(api.id, (ctx, response, completion) => {
+      const outcome = ctx.outcome;
+      log[level]({
+        traceId: ctx.traceId || undefined,
+        method: ctx.request.method,
+        route: ctx.route.path,
+        provider: outcome?.provider,
+        target: outcome?.target?.$path,
+        status: response.status,
+        retries: outcome?.retries || undefined,
+        reason: ctx.reason,
+        latencyMs: Math.round(completion.durationMs * 100) / 100,
+        error: completion.error ? String((completion.error as Error).message ?? completion.error) : undefined,
+      }, 'request');
+    });
+  }
+}

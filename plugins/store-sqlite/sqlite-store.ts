@@ -1,0 +1,71 @@
+/**
+ * The embedded record store: one SQLite file in WAL mode. better-sqlite3 is synchronous; each call
+ * is a prepared statement (cached) that touches pages already in the OS cache, and hot-path readers
+ * keep their own in-memory caches so that steady-state requests never reach it.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { RecordStore } from '../../core/index.js';
+
+export class SqliteStore implements RecordStore {
+  readonly kind = 'sqlite';
+  readonly db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(readonly file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+    this.db.exec('CREATE TABLE IF NOT EXISTS _migrations (owner TEXT NOT NULL, step INTEGER NOT NULL, applied_at INTEGER NOT NULL, PRIMARY KEY (owner, step))');
+  }
+
+  async migrate(owner: string, steps: readonly string[]): Promise<void> {
+    const applied = this.db.prepare('SELECT COALESCE(MAX(step), -1) AS last FROM _migrations WHERE owner = ?').get(owner) as { last: number };
+    const apply = this.db.transaction((from: number) => {
+      for (let step = from; step < steps.length; step++) {
+        this.db.exec(steps[step]!);
+        this.db.prepare('INSERT INTO _migrations (owner, step, applied_at) VALUES (?, ?, ?)').run(owner, step, Math.floor(Date.now() / 1000));
+      }
+    });
+    apply(applied.last + 1);
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<{ changes: number }> {
+    return { changes: this.#prepare(sql).run(...params).changes };
+  }
+
+  async get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    return this.#prepare(sql).get(...params) as T | undefined;
+  }
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.#prepare(sql).all(...params) as T[];
+  }
+
+  async writable(): Promise<boolean> {
+    try {
+      this.db.prepare('BEGIN IMMEDIATE').run();
+      this.db.prepare('ROLLBACK').run();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  #prepare(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

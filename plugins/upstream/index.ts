@@ -1,0 +1,143 @@
+/**
+ * route.upstream: the provider call. Finds the target's adapter, lets it build the upstream request,
+ * sends it through the shared transport and turns the answer into an outcome:
+ *   - a success: the adapter's unified JSON, or its SSE stream passed through chunk by chunk
+ *     (the first chunk is awaited so a stream that dies before its first byte fails as a whole);
+ *   - a provider error: our envelope with the provider's status and message, `provider` set;
+ *   - no answer (refused, reset, not the provider's protocol): 502.
+ * Provider credentials are checked when the config is validated.
+ */
+import {
+  Errors, GatewayError, guardSseStream, JsonPayload, prefetchFirst, SSE_HEADERS, Stage, Tokens,
+  type AdapterInput, type Attempt, type EndpointAdapter, type Outcome, type Plugin, type PluginApi,
+  type ProviderAdapter, type Registries, type Transport,
+} from '../../core/index.js';
+import { copyResponseHeaders, defaultProviderError } from './answers.js';
+import { describeNetworkError } from './network-errors.js';
+
+export default class UpstreamPlugin implements Plugin {
+  static readonly manifest = { id: 'route.upstream', description: 'Provider calls through the shared transport' };
+
+  apply(api: PluginApi): void {
+    const transport = api.container.resolve<Transport>(Tokens.Transport);
+    const { providers } = api.registries;
+
+    api.hooks.validateConfig.tap(api.id, (node, path, issues) => {
+      if (node.targets?.length || typeof node.provider !== 'string' || node.provider.startsWith('@')) return;
+      const adapter = providers.get(node.provider);
+      if (!adapter) {
+        issues.push({ path: path ? `${path}.provider` : 'provider', rule: `unknown provider "${node.provider}" (loaded: ${providers.keys().join(', ')})` });
+        return;
+      }
+      issues.push(...(adapter.validateTarget?.(node, path) ?? []));
+    });
+
+    api.hooks.call.tapPromise({ name: api.id, stage: Stage.PROVIDER }, async (attempt) => {
+      const providerId = attempt.target.provider;
+      if (typeof providerId !== 'string') return undefined;
+      const adapter = providers.get(providerId);
+      if (!adapter) return undefined;
+      return callProvider(transport, adapter, attempt);
+    });
+  }
+}
+
+export async function callProvider(transport: Transport, adapter: ProviderAdapter, attempt: Attempt): Promise<Outcome> {
+  const provider = adapter.id;
+  const endpointAdapter = adapter.endpoints[attempt.endpoint.id];
+  if (!endpointAdapter) return failure(Errors.unsupportedEndpoint(provider, attempt.endpoint.id), provider);
+  const input: AdapterInput = { attempt, target: attempt.target, endpoint: attempt.endpoint, body: attempt.body, stream: attempt.stream };
+  const request = await endpointAdapter.request(input);
+  for (const name in attempt.headers) request.headers[name] ??= attempt.headers[name]!;
+
+  let reply;
+  try {
+    reply = await transport.send(request, attempt.signal);
+  } catch (e) {
+    if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    return failure(Errors.badGateway(`provider ${provider} is unreachable: ${describeNetworkError(e)}`, provider), provider);
+  }
+
+  const upstreamHeaders = reply.headers;
+  if (reply.status >= 400) {
+    const body = await readBody(reply, provider, attempt);
+    const error = endpointAdapter.error?.(reply.status, body, input) ?? defaultProviderError(reply.status, body, provider);
+    return { ...failure(error, provider), upstreamHeaders, response: errorAnswer(error, upstreamHeaders) };
+  }
+
+  const contentType = upstreamHeaders['content-type'] ?? '';
+  if (attempt.stream) {
+    if (!contentType.includes('text/event-stream')) {
+      await reply.dump().catch(() => undefined);
+      return failure(Errors.badGateway(`provider ${provider} answered a stream request with ${contentType || 'no content-type'}`, provider), provider);
+    }
+    return streamAnswer(endpointAdapter, input, reply.body, reply.status, upstreamHeaders, provider);
+  }
+  if (!contentType.includes('json')) {
+    await reply.dump().catch(() => undefined);
+    return failure(Errors.badGateway(`provider ${provider} answered with ${contentType || 'no content-type'}, not JSON`, provider), provider);
+  }
+  const bytes = await readBody(reply, provider, attempt);
+  let json = JsonPayload.fromBytes(bytes);
+  if (endpointAdapter.response) {
+    try {
+      json = endpointAdapter.response(json, input);
+    } catch (e) {
+      return failure(Errors.badGateway(`provider ${provider} answered with a body it does not document: ${(e as Error).message}`, provider), provider);
+    }
+  }
+  return {
+    status: reply.status,
+    provider,
+    retries: 0,
+    upstreamHeaders,
+    response: { status: reply.status, headers: copyResponseHeaders(upstreamHeaders, 'application/json'), json },
+  };
+}
+
+async function streamAnswer(
+  adapter: EndpointAdapter, input: AdapterInput, body: AsyncIterable<Uint8Array>, status: number,
+  upstreamHeaders: Record<string, string>, provider: string,
+): Promise<Outcome> {
+  const unified = adapter.stream ? adapter.stream(body, input) : body;
+  let started: AsyncIterable<Uint8Array>;
+  try {
+    started = await prefetchFirst(unified);
+  } catch (e) {
+    if (input.attempt.signal.aborted) throw input.attempt.signal.reason ?? e;
+    const error = e instanceof GatewayError ? e : Errors.badGateway(`provider ${provider} stream failed before its first byte: ${describeNetworkError(e)}`, provider);
+    return failure(error, provider);
+  }
+  const stream = guardSseStream(started, (e) => {
+    const error = e instanceof GatewayError ? e : Errors.badGateway(`provider ${provider} stream failed: ${describeNetworkError(e)}`, provider);
+    return error.toEnvelope();
+  });
+  return {
+    status,
+    provider,
+    retries: 0,
+    upstreamHeaders,
+    response: { status, headers: copyResponseHeaders(upstreamHeaders, SSE_HEADERS['content-type']!, SSE_HEADERS), stream },
+  };
+}
+
+async function readBody(reply: { bytes(): Promise<Uint8Array> }, provider: string, attempt: Attempt): Promise<Uint8Array> {
+  try {
+    return await reply.bytes();
+  } catch (e) {
+    if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    throw Errors.badGateway(`provider ${provider} connection failed mid-answer: ${describeNetworkError(e)}`, provider);
+  }
+}
+
+function failure(error: GatewayError, provider: string): Outcome {
+  return { status: error.status, error, provider, retries: 0 };
+}
+
+function errorAnswer(error: GatewayError, upstreamHeaders: Record<string, string>) {
+  return {
+    status: error.status,
+    headers: copyResponseHeaders(upstreamHeaders, 'application/json'),
+    json: JsonPayload.of(error.toEnvelope()),
+  };
+}
