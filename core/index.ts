@@ -12,6 +12,7 @@ export * from './settings.js';
 export * from './sse.js';
 export * from './di.js';
 export * from './stores.js';
+export * from './state.js';
 export { createLogger, flushLogger, REDACT_PATHS, type Logger } from './logger.js';
 export { Kernel, failed } from './kernel.js';
 export { boot, type Runtime, type BootOptions } from './boot.js';

@@ -200,7 +200,9 @@ export function failed(error: GatewayError): Outcome {
 /** A node's settings with its parent's applied underneath. */
 function inherit(parent: ConfigNode | undefined, node: ConfigNode): ConfigNode {
   if (!parent) return { ...node };
-  const ownsCredentials = node.provider !== undefined || node.virtual_key !== undefined;
+  // A parent's key may only reach the provider it was given for (or any, when the parent names none).
+  const ownsCredentials = (node.provider !== undefined && parent.provider !== undefined && node.provider !== parent.provider)
+    || node.virtual_key !== undefined;
   const merged: ConfigNode = {};
   for (const key in parent) {
     if (ownsCredentials && CREDENTIAL_KEY_PATTERN.test(key)) continue;

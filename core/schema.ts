@@ -58,10 +58,10 @@ export function joinPath(base: string, key: string | number): string {
 function toIssue(e: ValueError): Issue {
   const s = e.schema as Record<string, unknown>;
   const path = pointerToPath(e.path);
+  if (e.type === ValueErrorType.ObjectRequiredProperty) return { path, rule: 'is required' };
   const custom = s['errorMessage'];
   if (typeof custom === 'string') return { path, rule: custom };
   switch (e.type) {
-    case ValueErrorType.ObjectRequiredProperty: return { path, rule: 'is required' };
     case ValueErrorType.ObjectAdditionalProperties: return { path, rule: 'is not an allowed key' };
     case ValueErrorType.NumberMinimum:
     case ValueErrorType.IntegerMinimum: return { path, rule: `must be >= ${s['minimum']}` };

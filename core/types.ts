@@ -17,7 +17,7 @@ export interface GatewayRequest {
   headers: HeaderMap;
   /** Parsed JSON body for routes that take JSON (filled by the host before the handler runs). */
   body: unknown;
-  /** The body bytes as received, for routes that take raw bodies or forward untouched. */
+  /** The body bytes as received (JSON routes too: an unchanged body is forwarded as these bytes). */
   rawBody?: Uint8Array;
   /** Aborted when the client goes away or the gateway shuts down. */
   signal: AbortSignal;

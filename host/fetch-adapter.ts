@@ -26,8 +26,8 @@ export function createFetchHandler(runtime: Runtime): FetchHandler {
     const mode = bodyMode(match.route, method);
     const loadBody = mode === 'none' ? undefined : async () => {
       const bytes = await readBody(incoming, limit);
-      if (mode === 'raw') request.rawBody = bytes;
-      else request.body = parseJson(bytes);
+      request.rawBody = bytes;
+      if (mode === 'json') request.body = parseJson(bytes);
     };
     const response = await kernel.handle(ctx, loadBody);
     return toWebResponse(response, (error) => kernel.complete(ctx, response, error));

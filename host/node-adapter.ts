@@ -46,8 +46,8 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
     const mode = bodyMode(route, method);
     const loadBody = mode === 'none' ? undefined : async () => {
       const bytes = await readBody(req, limit);
-      if (mode === 'raw') request.rawBody = bytes;
-      else request.body = parseJson(bytes);
+      request.rawBody = bytes;
+      if (mode === 'json') request.body = parseJson(bytes);
     };
     kernel.handle(ctx, loadBody).then(
       async (response) => {

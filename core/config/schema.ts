@@ -2,14 +2,14 @@
  * The route config object of spec §2.1: its TypeBox schema and `checkConfig`, which the kernel
  * runs on every request before plugins add their own per-node rules (validate.ts).
  *
- * How it checks: each node of the target tree is checked by one compiled, non-recursive node
- * schema (its `targets` items and guardrail items left open), then by small hand-written checks
- * for what TypeBox reports poorly (string-or-object guardrail items) or cannot express (rules
- * across keys: strategy modes, conditional target names, passthrough exclusions, the key groups
- * of the root). Then the walk goes down into `targets`. Everything is compiled at module load;
- * a valid config allocates only the returned empty array (the caller appends to it).
+ * How it checks: each node of the target tree is checked key by key with compiled TypeBox
+ * validators (unknown keys rejected), then by small hand-written checks for what TypeBox reports
+ * poorly (string-or-object guardrail items) or cannot express (rules across keys: strategy modes,
+ * conditional target names, passthrough exclusions, the key groups of the root). Then the walk
+ * goes down into `targets`. Everything is compiled at module load; a valid config allocates
+ * little more than the returned empty array (the caller appends to it).
  */
-import { Type, StringEnum, compile, type Issue, type TSchema } from '../schema.js';
+import { Type, StringEnum, compile, type Issue, type TSchema, type Validator } from '../schema.js';
 
 // ---- leaf schemas -------------------------------------------------------------------------
 
@@ -25,7 +25,7 @@ const Opt = <S extends TSchema>(schema: S) => Type.Optional(schema);
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s/?#]+(?:[/?#]\\S*)?$', errorMessage: 'must be an http(s) URL' });
 const BearerToken = Type.String({ pattern: '^Bearer \\S', errorMessage: 'must start with "Bearer "' });
 
-export const STRATEGY_MODES = ['single', 'loadbalance', 'fallback', 'conditional'] as const;
+const STRATEGY_MODES = ['single', 'loadbalance', 'fallback', 'conditional'] as const;
 
 const Strategy = Type.Object({
   mode: StringEnum([...STRATEGY_MODES]),
@@ -96,74 +96,77 @@ const GuardrailId = NonEmptyString();
 
 // ---- the node ---------------------------------------------------------------------------
 
-/** Every key of a node except the recursive `targets` and the union-typed guardrail arrays. */
-const NodeProperties = {
-  strategy: Opt(Strategy),
-  provider: Opt(NonEmptyString()),
-  api_key: Opt(Type.String()),
-  virtual_key: Opt(Type.String()),
-  custom_host: Opt(HttpUrl),
-  name: Opt(Type.String()),
-  strict_compat_compliance: Opt(Type.Boolean()),
-  override_params: Opt(AnyObject),
-  default_params: Opt(AnyObject),
-  drop_params: Opt(Type.Array(NonEmptyString())),
-  prompt_id: Opt(Type.String()),
-  request_timeout: Opt(Type.Integer({ minimum: 1 })), // milliseconds
-  cache: Opt(Cache),
-  retry: Opt(Retry),
-  cb_config: Opt(CircuitBreaker),
-  weight: Opt(Type.Number({ minimum: 0 })),
-  on_status_codes: Opt(StatusCodes),
-  passthrough: Opt(Type.Boolean()),
-  forward_headers: Opt(Type.Array(NonEmptyString())),
-  resource_name: Opt(Type.String()),
-  deployment_id: Opt(Type.String()),
-  api_version: Opt(Type.String()),
-  deployments: Opt(Type.Array(Deployment)),
-  before_request_hooks: Opt(Type.Array(Hook)),
-  after_request_hooks: Opt(Type.Array(Hook)),
-  cloudA_access_key_id: Opt(Type.String()),
-  cloudA_secret_access_key: Opt(Type.String()),
-  cloudA_region: Opt(Type.String()),
-  cloudA_session_token: Opt(Type.String()),
-  cloudB_region: Opt(Type.String()),
-  cloudB_deployment_name: Opt(Type.String()),
-  cloudB_deployment_type: Opt(StringEnum(['serverless', 'managed'])),
-  cloudB_endpoint_name: Opt(Type.String()),
-  cloudB_api_version: Opt(Type.String()),
-  cloudB_resource_name: Opt(Type.String()),
-  cloudB_deployment_id: Opt(Type.String()),
-  cloudB_model_name: Opt(Type.String()),
-  Authorization: Opt(BearerToken),
-  cloudC_project_id: Opt(Type.String()),
-  cloudC_region: Opt(Type.String()),
-  cloudC_service_account_json: Opt(AnyObject),
-  vendorD_organization: Opt(Type.String()),
-  vendorD_project: Opt(Type.String()),
+/** Every key of a node except the recursive `targets` and the union-typed guardrail arrays; all optional. */
+const NodeFields = {
+  strategy: Strategy,
+  provider: NonEmptyString(),
+  api_key: Type.String(),
+  virtual_key: Type.String(),
+  custom_host: HttpUrl,
+  name: Type.String(),
+  strict_compat_compliance: Type.Boolean(),
+  override_params: AnyObject,
+  default_params: AnyObject,
+  drop_params: Type.Array(NonEmptyString()),
+  prompt_id: Type.String(),
+  request_timeout: Type.Integer({ minimum: 1 }), // milliseconds
+  cache: Cache,
+  retry: Retry,
+  cb_config: CircuitBreaker,
+  weight: Type.Number({ minimum: 0 }),
+  on_status_codes: StatusCodes,
+  passthrough: Type.Boolean(),
+  forward_headers: Type.Array(NonEmptyString()),
+  resource_name: Type.String(),
+  deployment_id: Type.String(),
+  api_version: Type.String(),
+  deployments: Type.Array(Deployment),
+  before_request_hooks: Type.Array(Hook),
+  after_request_hooks: Type.Array(Hook),
+  cloudA_access_key_id: Type.String(),
+  cloudA_secret_access_key: Type.String(),
+  cloudA_region: Type.String(),
+  cloudA_session_token: Type.String(),
+  cloudB_region: Type.String(),
+  cloudB_deployment_name: Type.String(),
+  cloudB_deployment_type: StringEnum(['serverless', 'managed']),
+  cloudB_endpoint_name: Type.String(),
+  cloudB_api_version: Type.String(),
+  cloudB_resource_name: Type.String(),
+  cloudB_deployment_id: Type.String(),
+  cloudB_model_name: Type.String(),
+  Authorization: BearerToken,
+  cloudC_project_id: Type.String(),
+  cloudC_region: Type.String(),
+  cloudC_service_account_json: AnyObject,
+  vendorD_organization: Type.String(),
+  vendorD_project: Type.String(),
 };
 
 /**
  * The whole §2.1 shape, recursive over `targets`, for reuse (docs, other validators).
  * Rules across keys (key groups, strategy modes, target names, passthrough) are in checkConfig only.
  */
-export const ConfigSchema = Type.Recursive((Self) => Type.Object({
-  ...NodeProperties,
-  targets: Opt(Type.Array(Self, { minItems: 1 })),
-  input_guardrails: Opt(Type.Array(Type.Union([GuardrailId, InputGuardrail]))),
-  output_guardrails: Opt(Type.Array(Type.Union([GuardrailId, OutputGuardrail]))),
-}, Strict), { $id: 'GatewayConfig' });
+export const ConfigSchema = Type.Recursive((Self) => Type.Partial(Type.Object({
+  ...NodeFields,
+  targets: Type.Array(Self, { minItems: 1 }),
+  input_guardrails: Type.Array(Type.Union([GuardrailId, InputGuardrail])),
+  output_guardrails: Type.Array(Type.Union([GuardrailId, OutputGuardrail])),
+}, Strict)), { $id: 'GatewayConfig' });
 
-/** One node checked alone: the items of `targets` and of the guardrail arrays are walked by hand. */
-const node = compile(Type.Object({
-  ...NodeProperties,
-  targets: Opt(Type.Array(AnyObject, { minItems: 1 })),
-  input_guardrails: Opt(Type.Array(Type.Unknown())),
-  output_guardrails: Opt(Type.Array(Type.Unknown())),
-}, Strict));
+/**
+ * The walk checks a node key by key, with one compiled validator per key: a node carries a few
+ * of ~45 keys, and one whole-object check would probe all of them on every node. The items of
+ * `targets` and of the guardrail arrays are walked by hand.
+ */
+const FIELDS: ReadonlyMap<string, Validator<unknown>> = new Map(Object.entries({
+  ...NodeFields,
+  targets: Type.Array(AnyObject, { minItems: 1 }),
+  input_guardrails: Type.Array(Type.Unknown()),
+  output_guardrails: Type.Array(Type.Unknown()),
+} as Record<string, TSchema>).map(([key, schema]) => [key, compile(schema)]));
 const inputGuardrail = compile(InputGuardrail);
 const outputGuardrail = compile(OutputGuardrail);
-const guardrailId = compile(GuardrailId);
 
 type Node = Record<string, unknown>;
 
@@ -184,8 +187,16 @@ export function checkConfig(value: unknown): Issue[] {
 
 /** `prefix` is the node's path followed by '.', or '' for the root. */
 function checkNode(n: Node, prefix: string, issues: Issue[]): void {
-  let shapeOk = node.check(n);
-  if (!shapeOk) for (const i of node.issues(n)) issues.push(at(prefix, i.path, i.rule));
+  let shapeOk = true;
+  for (const key in n) {
+    const field = FIELDS.get(key);
+    const value = n[key];
+    // An undefined value is an absent key (a config assembled in code, not parsed from JSON).
+    if (value === undefined || field?.check(value)) continue;
+    shapeOk = false;
+    if (!field) issues.push(at(prefix, key, 'is not an allowed key'));
+    else for (const i of field.issues(value)) issues.push(at(prefix, i.path ? `${key}.${i.path}` : key, i.rule));
+  }
   if (Array.isArray(n['input_guardrails'])) shapeOk = checkGuardrails(n['input_guardrails'], inputGuardrail, prefix + 'input_guardrails.', issues) && shapeOk;
   if (Array.isArray(n['output_guardrails'])) shapeOk = checkGuardrails(n['output_guardrails'], outputGuardrail, prefix + 'output_guardrails.', issues) && shapeOk;
   // Rules across keys assume the types are right; a node with type errors is reported as such.
@@ -207,7 +218,7 @@ function checkGuardrails(items: unknown[], validator: typeof inputGuardrail, pre
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (typeof item === 'string') {
-      if (guardrailId.check(item)) continue;
+      if (item.length > 0) continue;
       issues.push(at(prefix, String(i), 'must be a non-empty string'));
     } else if (isObject(item)) {
       if (validator.check(item)) continue;

@@ -80,7 +80,7 @@ export interface ConfigNode {
 export const NODE_ONLY_KEYS: ReadonlySet<string> = new Set(['targets', 'strategy', 'name', 'weight', 'on_status_codes']);
 
 /**
- * Keys that together name a provider and its credentials. A child that names its own provider or
- * virtual key inherits none of these from its parent: a parent's key must never reach another provider.
+ * Keys that together name a provider and its credentials. A child that names another provider than
+ * its parent, or its own virtual key, inherits none of these: a key must never reach another provider.
  */
 export const CREDENTIAL_KEY_PATTERN = /^(provider|api_key|virtual_key|custom_host|Authorization|resource_name|deployment_id|api_version|deployments|cloudA_.*|cloudB_.*|cloudC_.*|vendorD_.*)$/;

@@ -29,6 +29,12 @@ function buildHeaders(target: ConfigNode): Record<string, string> {
   return headers;
 }
 
+/** The client's own bytes when no plugin changed the body: no re-serialisation on the hot path. */
+export function requestBytes(input: AdapterInput): string | Uint8Array {
+  const request = input.attempt.ctx.request;
+  return input.body === request.body && request.rawBody ? request.rawBody : JSON.stringify(input.body);
+}
+
 function endpoint(path: string, defaultBase: string): EndpointAdapter {
   return {
     request(input: AdapterInput): UpstreamRequest {
@@ -36,7 +42,7 @@ function endpoint(path: string, defaultBase: string): EndpointAdapter {
         url: baseUrl(input.target, defaultBase) + path,
         method: 'POST',
         headers: buildHeaders(input.target),
-        body: JSON.stringify(input.body),
+        body: requestBytes(input),
       };
     },
   };

@@ -45,7 +45,7 @@ export function streamOptionsIssue(body: { stream?: boolean | null; stream_optio
 
 export interface BodyValidator {
   check(body: unknown): boolean;
-  /** Issues of a body that failed `check`, the first one as specific as the schema allows. */
+  /** Issues of a body that failed `check`, each as specific as the schema allows. */
   issues(body: unknown): Issue[];
 }
 
@@ -54,12 +54,7 @@ export function compileBody(schema: TSchema): BodyValidator {
   const validator = validatorFor(schema);
   return {
     check: (body) => validator.check(body),
-    issues: (body) => {
-      const issues = validator.issues(body);
-      const first = issues[0];
-      if (first) issues[0] = explain(schema, body, first);
-      return issues;
-    },
+    issues: (body) => validator.issues(body).map((issue) => explain(schema, body, issue)),
   };
 }
 

@@ -42,6 +42,11 @@ describe('core/config/schema checkConfig', () => {
       expectIssue(with_({ mode: 'single' }), 'mode', 'is not an allowed key');
     });
 
+    it('treats an undefined value as an absent key', () => {
+      expectValid(with_({ name: undefined, bogus: undefined }));
+      expectIssue({ provider: 'openai', api_key: undefined }, '', /^provider "openai" needs/);
+    });
+
     it('returns a fresh, appendable array for a valid config', () => {
       const a = checkConfig(BASE);
       const b = checkConfig(BASE);

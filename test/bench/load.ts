@@ -1,0 +1,40 @@
+/**
+ * Throughput and latency of one target under load, measured with autocannon in this process.
+ */
+import autocannon from 'autocannon';
+import type { Target } from './targets.js';
+
+export interface LoadResult {
+  target: string;
+  /** Mean requests per second over the run. */
+  rps: number;
+  /** Latency percentiles, ms. */
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+export async function runLoad(t: Target, connections: number, durationS: number): Promise<LoadResult> {
+  const r = await autocannon({
+    url: t.origin + t.path,
+    method: 'POST',
+    headers: t.headers,
+    body: t.body,
+    connections,
+    duration: durationS,
+    timeout: 10,
+  });
+  return {
+    target: t.label,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The bench scenarios. Adding one is adding one entry here (see README.md).
+ */
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Request path on the gateway (and on the bare proxy, which forwards it as is). */
+  path: string;
+  body: Record<string, unknown>;
+  /** Streamed: measured by time to first byte over sequential requests, not by autocannon. */
+  stream?: boolean;
+  /** Added to the gateway request headers, e.g. an `x-gw-config` JSON. */
+  extraHeaders?: Record<string, string>;
+  /** `proxy` (the bare pass-through proxy) or the name of another scenario run on the gateway. */
+  baseline: string;
+  /** Concurrent connections of the load generator (stream scenarios run one at a time). */
+  connections: number;
+  /** Extra gateway environment, e.g. { GW_REDIS_URL: 'redis://127.0.0.1:6379' }. */
+  gatewayEnv?: Record<string, string>;
+  /** Upstream delay before every stream chunk (ms). */
+  upstreamChunkDelayMs?: number;
+  /** Stream scenarios: sequential requests per side. */
+  requests?: number;
+}
+
+const chatBody = {
+  model: 'gpt-4o-mini',
+  messages: [
+    { role: 'system', content: 'You are a terse assistant.' },
+    { role: 'user', content: 'Say hello in five words.' },
+  ],
+  max_tokens: 16,
+};
+
+export const scenarios: Scenario[] = [
+  {
+    name: 'chat',
+    description: 'non-streamed chat completion, direct mode (provider + custom host), no config',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    baseline: 'proxy',
+    connections: 32,
+  },
+  {
+    name: 'stream',
+    description: 'streamed chat, upstream waits 50 ms before each of 6 events: time to first byte proves no buffering',
+    path: '/v1/chat/completions',
+    body: { ...chatBody, stream: true },
+    stream: true,
+    baseline: 'proxy',
+    connections: 1,
+    upstreamChunkDelayMs: 50,
+    requests: 50,
+  },
+];
+
+export function findScenario(name: string): Scenario {
+  const s = scenarios.find((x) => x.name === name);
+  if (!s) throw new Error(`unknown scenario "${name}"; known: ${scenarios.map((x) => x.name).join(', ')}`);
+  return s;
+}

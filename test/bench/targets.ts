@@ -1,0 +1,106 @@
+/**
+ * Starts what one scenario needs (upstream, bare proxy or a second gateway, the gateway) and
+ * describes the two request targets the bench compares: baseline and subject.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { findScenario, type Scenario } from './scenarios.js';
+import { freePort, startServer, stop, type ServerProcess } from './processes.js';
+
+export interface Target {
+  label: string;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  stream: boolean;
+}
+
+export interface Stack {
+  baseline: Target;
+  subject: Target;
+  processes: ServerProcess[];
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Compiled bench scripts (upstream.js, bare-proxy.js). */
+  benchDir: string;
+  /** The gateway entry point, normally dist/host/main.js. */
+  gatewayMain: string;
+  /** Where logs and gateway data dirs go. */
+  workDir: string;
+}
+
+function requestOf(s: Scenario, upstreamUrl: string) {
+  return {
+    path: s.path,
+    stream: s.stream === true,
+    body: JSON.stringify(s.stream ? { ...s.body, stream: true } : s.body),
+    headers: {
+      'content-type': 'application/json',
+      authorization: 'Bearer sk-bench',
+      'x-gw-api-key': 'bench-key',
+      'x-gw-provider': 'openai',
+      'x-gw-custom-host': `${upstreamUrl}/v1`,
+      ...s.extraHeaders,
+    },
+  };
+}
+
+export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
+  const processes: ServerProcess[] = [];
+  const stopAllOf = () => Promise.all(processes.map((p) => stop(p.proc))).then(() => undefined);
+  const dir = mkdtempSync(join(o.workDir, `${s.name}-`));
+  try {
+    const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), ['--chunk-delay', String(s.upstreamChunkDelayMs ?? 0)], {}, join(dir, 'upstream.log'));
+    processes.push(upstream);
+
+    // One gateway per distinct environment: a baseline scenario with the same env shares it.
+    const gateways = new Map<string, ServerProcess>();
+    const gatewayFor = async (env: Record<string, string> = {}) => {
+      const key = JSON.stringify(env);
+      const known = gateways.get(key);
+      if (known) return known;
+      const port = await freePort();
+      const dataDir = join(dir, `gw-data-${gateways.size}`);
+      mkdirSync(dataDir);
+      const gw = await startServer(
+        'gateway',
+        o.gatewayMain,
+        [],
+        { PORT: String(port), HOST: '127.0.0.1', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: 'bench-key', GW_LOG_LEVEL: 'info', ...env },
+        join(dir, `gateway-${gateways.size}.log`),
+      );
+      processes.push(gw);
+      gateways.set(key, gw);
+      return gw;
+    };
+
+    const gw = await gatewayFor(s.gatewayEnv);
+    const subject: Target = { label: 'gateway', origin: gw.url, ...requestOf(s, upstream.url) };
+    let baseline: Target;
+    if (s.baseline === 'proxy') {
+      const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url], {}, join(dir, 'proxy.log'));
+      processes.push(proxy);
+      baseline = { label: 'proxy', origin: proxy.url, ...requestOf(s, upstream.url) };
+    } else {
+      const b = findScenario(s.baseline);
+      const bgw = await gatewayFor(b.gatewayEnv);
+      baseline = { label: `gateway:${b.name}`, origin: bgw.url, ...requestOf(b, upstream.url) };
+    }
+    return { baseline, subject, processes, stop: stopAllOf };
+  } catch (err) {
+    await stopAllOf();
+    throw err;
+  }
+}
+
+/** One request through a target before measuring: a wrong setup fails loudly, not as a fast 4xx. */
+export async function probe(t: Target): Promise<void> {
+  const res = await fetch(t.origin + t.path, { method: 'POST', headers: t.headers, body: t.body });
+  const text = await res.text();
+  const ok = res.status === 200 && (t.stream ? text.includes('data: [DONE]') : /"choices"/.test(text));
+  if (!ok) throw new Error(`probe of ${t.label} (${t.origin}${t.path}) answered ${res.status}: ${text.slice(0, 500)}`);
+}
