@@ -99,30 +99,39 @@ export async function loadPlugins(entries: ResolvedEntry[], ctx: LoadContext): P
     return { entry, options };
   });
   const loaded: LoadedPlugin[] = [];
-  for (const { entry, options } of prepared) {
-    const id = entry.cls.manifest.id;
-    const scope = ctx.container.createChildContainer();
-    scope.register(Tokens.PluginOptions, { useValue: options });
-    let instance: Plugin;
-    try {
-      instance = scope.resolve(entry.cls);
-    } catch (e) {
-      throw new PluginLoadError(`plugin "${id}" could not be constructed: ${(e as Error).message}`);
-    }
-    try {
-      await instance.apply({
-        id,
-        hooks: ctx.hooks,
-        registries: ctx.registries,
-        container: ctx.container,
-        options,
-        settings: ctx.settings,
-        logger: ctx.logger.child({ plugin: id }),
-      });
-    } catch (e) {
-      throw new PluginLoadError(`plugin "${id}" failed to apply: ${(e as Error).message}`);
-    }
-    loaded.push({ id, instance });
+  try {
+    for (const { entry, options } of prepared) loaded.push(await construct(entry, options, ctx));
+  } catch (e) {
+    // Release what was already set up (open stores, timers) before reporting the boot error.
+    for (const plugin of loaded.reverse()) await Promise.resolve(plugin.instance.close?.()).catch(() => undefined);
+    throw e;
   }
   return loaded;
+}
+
+async function construct(entry: ResolvedEntry, options: unknown, ctx: LoadContext): Promise<LoadedPlugin> {
+  const id = entry.cls.manifest.id;
+  const scope = ctx.container.createChildContainer();
+  scope.register(Tokens.PluginOptions, { useValue: options });
+  let instance: Plugin;
+  try {
+    instance = scope.resolve(entry.cls);
+  } catch (e) {
+    throw new PluginLoadError(`plugin "${id}" could not be constructed: ${(e as Error).message}`);
+  }
+  try {
+    await instance.apply({
+      id,
+      hooks: ctx.hooks,
+      registries: ctx.registries,
+      container: ctx.container,
+      options,
+      settings: ctx.settings,
+      logger: ctx.logger.child({ plugin: id }),
+    });
+  } catch (e) {
+    await Promise.resolve(instance.close?.()).catch(() => undefined);
+    throw new PluginLoadError(`plugin "${id}" failed to apply: ${(e as Error).message}`);
+  }
+  return { id, instance };
 }
