@@ -6,10 +6,11 @@
  * `retry` is 0 before the first retry.
  */
 export function backoffDelayMs(retry: number, baseMs: number, capMs: number, random: () => number): number {
-  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** retry));
+  // The exponent is bounded so that 0 * 2^n never becomes NaN (0 * Infinity).
+  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** Math.min(retry, 30)));
 }
 
-const SECONDS = /^\s*\d+(?:\.\d+)?\s*$/;
+const DECIMAL = /^\s*\d+(?:\.\d+)?\s*$/;
 
 /**
  * The wait a provider asked for, in milliseconds: `retry-after-ms` (milliseconds, as OpenAI sends it)
@@ -19,10 +20,10 @@ const SECONDS = /^\s*\d+(?:\.\d+)?\s*$/;
 export function retryAfterMs(headers: Readonly<Record<string, string>> | undefined, now: number): number | undefined {
   if (!headers) return undefined;
   const ms = headers['retry-after-ms'];
-  if (ms !== undefined && SECONDS.test(ms)) return Math.ceil(Number(ms));
+  if (ms !== undefined && DECIMAL.test(ms)) return Math.ceil(Number(ms));
   const after = headers['retry-after'];
   if (after === undefined) return undefined;
-  if (SECONDS.test(after)) return Math.ceil(Number(after) * 1000);
+  if (DECIMAL.test(after)) return Math.ceil(Number(after) * 1000);
   const date = Date.parse(after);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

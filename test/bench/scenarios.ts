@@ -10,7 +10,7 @@ export interface Scenario {
   body: Record<string, unknown>;
   /** Streamed: measured by time to first byte over sequential requests, not by autocannon. */
   stream?: boolean;
-  /** Added to the gateway request headers, e.g. an `x-gw-config` JSON. */
+  /** Added to the request headers, e.g. an `x-gw-config` JSON; `{{upstream}}` becomes the upstream URL. */
   extraHeaders?: Record<string, string>;
   /** `proxy` (the bare pass-through proxy) or the name of another scenario run on the gateway. */
   baseline: string;

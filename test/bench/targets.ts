@@ -33,18 +33,22 @@ export interface StackOptions {
   workDir: string;
 }
 
+/** `{{upstream}}` in header values and the body stands for the upstream URL (only known at run time). */
+const withUpstream = (text: string, upstreamUrl: string) => text.replaceAll('{{upstream}}', upstreamUrl);
+
 function requestOf(s: Scenario, upstreamUrl: string) {
+  const extra = Object.fromEntries(Object.entries(s.extraHeaders ?? {}).map(([k, v]) => [k, withUpstream(v, upstreamUrl)]));
   return {
     path: s.path,
     stream: s.stream === true,
-    body: JSON.stringify(s.stream ? { ...s.body, stream: true } : s.body),
+    body: withUpstream(JSON.stringify(s.stream ? { ...s.body, stream: true } : s.body), upstreamUrl),
     headers: {
       'content-type': 'application/json',
       authorization: 'Bearer sk-bench',
       'x-gw-api-key': 'bench-key',
       'x-gw-provider': 'openai',
       'x-gw-custom-host': `${upstreamUrl}/v1`,
-      ...s.extraHeaders,
+      ...extra,
     },
   };
 }

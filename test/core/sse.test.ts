@@ -1,0 +1,56 @@
+/** SSE pass-through guard: [DONE] added when missing, one error event (no [DONE]) on failure, first-byte prefetch. */
+import { expect } from 'chai';
+import { guardSseStream, prefetchFirst } from '../../core/index.js';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+async function collect(source: AsyncIterable<Uint8Array>): Promise<string> {
+  let out = '';
+  for await (const chunk of source) out += dec.decode(chunk);
+  return out;
+}
+
+async function* chunks(parts: string[], failAfter?: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < parts.length; i++) {
+    if (failAfter === i) throw new Error('socket closed');
+    yield enc.encode(parts[i]!);
+  }
+  if (failAfter === parts.length) throw new Error('socket closed');
+}
+
+describe('guardSseStream', () => {
+  const onError = () => ({ error: { message: 'cut' } });
+
+  it('passes a complete stream through unchanged', async () => {
+    const parts = ['data: {"a":1}\n\n', 'data: [DONE]\n\n'];
+    expect(await collect(guardSseStream(chunks(parts), onError))).to.equal(parts.join(''));
+  });
+
+  it('adds [DONE] when the upstream ended without it', async () => {
+    expect(await collect(guardSseStream(chunks(['data: {"a":1}\n\n']), onError))).to.equal('data: {"a":1}\n\ndata: [DONE]\n\n');
+    expect(await collect(guardSseStream(chunks(['data: {"a":1}\n']), onError))).to.equal('data: {"a":1}\n\ndata: [DONE]\n\n');
+  });
+
+  it('ends a failed stream with one error event after a complete event boundary, and no [DONE]', async () => {
+    const out = await collect(guardSseStream(chunks(['data: {"a":1}\n\n', 'data: {"b"'], 2), onError));
+    expect(out).to.equal('data: {"a":1}\n\ndata: {"b"\n\ndata: {"error":{"message":"cut"}}\n\n');
+    expect(out).not.to.contain('[DONE]');
+  });
+
+  it('recognises [DONE] split across chunks', async () => {
+    expect(await collect(guardSseStream(chunks(['data: {"a":1}\n\ndata: [DO', 'NE]\n\n']), onError))).to.equal('data: {"a":1}\n\ndata: [DONE]\n\n');
+  });
+});
+
+describe('prefetchFirst', () => {
+  it('rejects when the stream fails before its first chunk', async () => {
+    let failed = false;
+    await prefetchFirst(chunks(['x'], 0)).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+  });
+
+  it('replays the first chunk, then the rest', async () => {
+    expect(await collect(await prefetchFirst(chunks(['a', 'b', 'c'])))).to.equal('abc');
+  });
+});
