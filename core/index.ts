@@ -10,6 +10,7 @@ export * from './router.js';
 export * from './schema.js';
 export * from './settings.js';
 export * from './sse.js';
+export * from './unified.js';
 export * from './di.js';
 export * from './stores.js';
 export * from './state.js';

@@ -71,3 +71,57 @@ export async function prefetchFirst(source: AsyncIterable<Uint8Array>): Promise<
     },
   };
 }
+
+export interface SseEvent {
+  /** The `event:` field, when the stream names events (Anthropic does, OpenAI does not). */
+  event?: string;
+  /** The `data:` lines joined with "\n". */
+  data: string;
+}
+
+/**
+ * Incremental server-sent-events parser: yields each event as soon as its blank line arrives,
+ * whatever the chunking (events split across chunks, several per chunk, CRLF or LF line ends).
+ * Comment lines (`:` ping) and `id:`/`retry:` fields are ignored.
+ */
+export async function* parseSse(source: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let event: string | undefined;
+  let data: string[] = [];
+  const flushLine = function* (line: string): Generator<SseEvent> {
+    if (line === '') {
+      if (data.length > 0) yield { event, data: data.join('\n') };
+      event = undefined;
+      data = [];
+      return;
+    }
+    if (line.charCodeAt(0) === 58 /* ':' */) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === 'data') data.push(value);
+    else if (field === 'event') event = value;
+  };
+  for await (const chunk of source) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (;;) {
+      const nl = buffer.indexOf('\n', start);
+      if (nl === -1) break;
+      const end = nl > start && buffer.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      yield* flushLine(buffer.slice(start, end));
+      start = nl + 1;
+    }
+    buffer = buffer.slice(start);
+  }
+  buffer += decoder.decode();
+  if (buffer !== '') yield* flushLine(buffer);
+  yield* flushLine('');
+}
+
+/** Serialises unified chunk objects as SSE bytes, one event each; the guard adds `[DONE]`. */
+export async function* toSse(chunks: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) yield sseData(chunk);
+}

@@ -11,6 +11,7 @@ export function backoffDelayMs(retry: number, baseMs: number, capMs: number, ran
 }
 
 const DECIMAL = /^\s*\d+(?:\.\d+)?\s*$/;
+const HAS_LETTER = /[a-z]/i;
 
 /**
  * The wait a provider asked for, in milliseconds: `retry-after-ms` (milliseconds, as OpenAI sends it)
@@ -24,6 +25,8 @@ export function retryAfterMs(headers: Readonly<Record<string, string>> | undefin
   const after = headers['retry-after'];
   if (after === undefined) return undefined;
   if (DECIMAL.test(after)) return Math.ceil(Number(after) * 1000);
+  // An HTTP date names its weekday and month; Date.parse alone would read "-5" as a year.
+  if (!HAS_LETTER.test(after)) return undefined;
   const date = Date.parse(after);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

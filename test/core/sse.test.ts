@@ -1,6 +1,6 @@
 /** SSE pass-through guard: [DONE] added when missing, one error event (no [DONE]) on failure, first-byte prefetch. */
 import { expect } from 'chai';
-import { guardSseStream, prefetchFirst } from '../../core/index.js';
+import { guardSseStream, parseSse, prefetchFirst } from '../../core/index.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -52,5 +52,36 @@ describe('prefetchFirst', () => {
 
   it('replays the first chunk, then the rest', async () => {
     expect(await collect(await prefetchFirst(chunks(['a', 'b', 'c'])))).to.equal('abc');
+  });
+});
+
+describe('parseSse', () => {
+  async function events(parts: string[]) {
+    const out = [];
+    for await (const e of parseSse(chunks(parts))) out.push(e);
+    return out;
+  }
+
+  it('parses events split across chunks, several per chunk, with CRLF and comments', async () => {
+    expect(await events(['event: message_start\r\ndata: {"a"', ':1}\r\n\r\n: ping\n\ndata: x\ndata: y\n\nevent: e2\ndata: z\n\n'])).to.deep.equal([
+      { event: 'message_start', data: '{"a":1}' },
+      { event: undefined, data: 'x\ny' },
+      { event: 'e2', data: 'z' },
+    ]);
+  });
+
+  it('yields a last event that lacks its blank line', async () => {
+    expect(await events(['data: tail'])).to.deep.equal([{ event: undefined, data: 'tail' }]);
+  });
+
+  it('decodes multi-byte characters split across chunks', async () => {
+    const bytes = enc.encode('data: héllo\n\n');
+    const source = (async function* () {
+      yield bytes.slice(0, 8);
+      yield bytes.slice(8);
+    })();
+    const out = [];
+    for await (const e of parseSse(source)) out.push(e.data);
+    expect(out).to.deep.equal(['héllo']);
   });
 });
