@@ -96,6 +96,12 @@ export const Errors = {
     new GatewayError({ status: 400, message: `config.${param}: unknown provider "${provider}"`, param, code: 'unknown_provider' }),
   badGateway: (message: string, provider?: string) =>
     new GatewayError({ status: 502, message, code: 'bad_gateway', provider }),
+  /** One target skipped because its circuit is open. */
+  circuitOpen: (targetPath: string, retryAfterSeconds: number) =>
+    new GatewayError({
+      status: 503, message: `circuit open for target ${targetPath}`, code: 'circuit_open',
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    }),
   allCircuitsOpen: () =>
     new GatewayError({ status: 503, message: 'every target\'s circuit is open', code: 'circuit_open' }),
   unavailable: (message: string) => new GatewayError({ status: 503, message, code: 'unavailable' }),

@@ -20,6 +20,9 @@ export const REDACT_PATHS = [
   '*.secret',
 ];
 
+/** How long a log line may wait in the buffer before it is written (lines are batched under load). */
+const FLUSH_INTERVAL_MS = 250;
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -28,14 +31,33 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    destination ?? batchedStdout(),
   );
 }
 
-/** Flushes an async destination before exit. */
+/**
+ * stdout through an asynchronous buffer: one write per 4 KiB of lines instead of one per line,
+ * and a timer so that a quiet gateway's last lines still appear promptly.
+ */
+function batchedStdout(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const timer = setInterval(() => {
+    try {
+      stream.flush();
+    } catch {
+      /* not ready or closed */
+    }
+  }, FLUSH_INTERVAL_MS);
+  timer.unref();
+  return stream;
+}
+
+/** Writes buffered lines out synchronously (before exit). */
 export function flushLogger(logger: Logger): void {
+  const stream = (logger as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym];
   try {
-    logger.flush();
+    if (stream?.flushSync) stream.flushSync();
+    else logger.flush();
   } catch {
     /* destination not ready yet or already closed */
   }

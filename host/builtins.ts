@@ -10,6 +10,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'store.sqlite': () => import('../plugins/store-sqlite/index.js'),
   'auth.api-key': () => import('../plugins/auth-api-key/index.js'),
   'state.memory': () => import('../plugins/state-memory/index.js'),
+  'policy.circuit-breaker': () => import('../plugins/circuit-breaker/index.js'),
   'observe.trace': () => import('../plugins/trace/index.js'),
   'config.headers': () => import('../plugins/config-headers/index.js'),
   'endpoints.inference': () => import('../plugins/inference-endpoints/index.js'),

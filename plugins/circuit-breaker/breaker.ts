@@ -18,9 +18,8 @@
  * A success resets the shared count only when its own instance has counted a failure since.
  * Store errors never fail a request: the breaker falls back to this instance's own view.
  */
-import type { Attempt, AttemptRunner, Outcome, StateStore } from '../../core/index.js';
+import { Errors, type Attempt, type AttemptRunner, type Outcome, type StateStore } from '../../core/index.js';
 import { now } from './clock.js';
-import { circuitOpen } from './errors.js';
 import { judge, type BreakerPolicy, type Verdict } from './policy.js';
 
 export interface BreakerDeps {
@@ -172,7 +171,7 @@ export class Breaker {
 
   #skipped(attempt: Attempt, policy: BreakerPolicy): Outcome {
     const waitMs = this.#openedAt === undefined ? 0 : this.#openedAt + policy.cooldownMs - now();
-    const error = circuitOpen(attempt.target.$path, Math.max(1, Math.ceil(waitMs / 1000)));
+    const error = Errors.circuitOpen(attempt.target.$path, Math.max(1, Math.ceil(waitMs / 1000)));
     return { status: error.status, error, retries: 0 };
   }
 

@@ -55,6 +55,9 @@ function descending(a: DropPath, b: DropPath): number {
     const ib = b.indices[i]!;
     if (ia >= 0 && ib >= 0) {
       if (ia !== ib) return ib - ia;
+    } else if (ia >= 0 || ib >= 0) {
+      // Indices after other keys, so the order stays total (keys beside indices only meet on objects).
+      return ia >= 0 ? 1 : -1;
     } else if (a.keys[i] !== b.keys[i]) {
       return a.keys[i]! < b.keys[i]! ? 1 : -1;
     }

@@ -53,10 +53,17 @@ function delayMs(outcome: Outcome, n: number, useRetryAfter: boolean, timing: Re
   return backoffDelayMs(n, timing.baseDelayMs, timing.maxDelayMs, timing.random);
 }
 
-/** A failed answer we drop: error bodies are already read, but a streamed one must free its connection. */
+/**
+ * A failed answer we drop: error bodies are already read, but a streamed one must free its connection.
+ * Starting the stream and breaking runs its `return()` chain down to the transport (a generator that
+ * never started would skip its own clean-up). Not awaited: the next try must not wait for this.
+ */
 function release(outcome: Outcome): void {
   const stream = outcome.response?.stream;
-  if (stream) void stream[Symbol.asyncIterator]().return?.()?.catch(() => undefined);
+  if (!stream) return;
+  void (async () => {
+    for await (const _chunk of stream) break;
+  })().catch(() => undefined);
 }
 
 /** The client left during the back-off: report why (for logs), keeping the retries spent. */

@@ -143,14 +143,19 @@ describe('policy.retry runner', () => {
     });
 
     it('releases a dropped failure that carried a stream before trying again', async () => {
-      const returned = sinon.spy(async () => ({ done: true as const, value: undefined }));
-      const stream: AsyncIterable<Uint8Array> = {
-        [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true as const, value: undefined }), return: returned }),
-      };
-      const streamed: Outcome = { status: 503, retries: 0, response: { status: 503, headers: {}, stream } };
+      let finished = false;
+      async function* upstream() {
+        try {
+          yield new TextEncoder().encode('data: {"error":{}}\n\n');
+          yield new TextEncoder().encode('data: [DONE]\n\n');
+        } finally {
+          finished = true; // where a real stream hands its socket back
+        }
+      }
+      const streamed: Outcome = { status: 503, retries: 0, response: { status: 503, headers: {}, stream: upstream() } };
       const run = scripted(streamed, success());
       await withRetries(run, { attempts: 1 }, NO_WAIT)(makeAttempt());
-      expect(returned.callCount).to.equal(1);
+      expect(finished).to.equal(true);
     });
   });
 
