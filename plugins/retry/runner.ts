@@ -18,7 +18,8 @@ export interface RetryTiming {
 }
 
 export function withRetries(run: AttemptRunner, retry: RetryConfig, timing: RetryTiming): AttemptRunner {
-  const statusCodes = retry.on_status_codes ?? DEFAULT_RETRY_STATUS_CODES;
+  // An empty list counts as unset, as it does for fallback's on_status_codes.
+  const statusCodes = retry.on_status_codes?.length ? retry.on_status_codes : DEFAULT_RETRY_STATUS_CODES;
   const useRetryAfter = retry.use_retry_after_headers === true;
   return async (attempt) => {
     const signal = attempt.signal;

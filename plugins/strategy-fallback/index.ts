@@ -6,7 +6,7 @@
  * A stream counts as an answer once its first byte arrived (the upstream plugin awaits it), so a
  * stream that breaks later ends with an error event and is never retried on another target.
  */
-import type { Outcome, Plugin, PluginApi, Strategy } from '../../core/index.js';
+import type { Plugin, PluginApi, Strategy } from '../../core/index.js';
 import { release } from './release.js';
 import { statusCodesFor, triggersFallback } from './triggers.js';
 
@@ -16,14 +16,14 @@ export const fallbackStrategy: Strategy = {
     const targets = node.targets ?? [];
     const strategyCodes = node.strategy?.on_status_codes;
     const signal = ctx.request.signal;
-    let outcome: Outcome | undefined;
-    for (let i = 0; i < targets.length; i++) {
-      if (outcome) release(outcome);
-      outcome = await run(i);
+    let outcome = await run(0);
+    for (let i = 1; i < targets.length; i++) {
       // A client that went away reads nothing: spending more provider calls on it is waste.
-      if (signal.aborted || !triggersFallback(outcome, statusCodesFor(targets[i], strategyCodes))) return outcome;
+      if (signal.aborted || !triggersFallback(outcome, statusCodesFor(targets[i - 1], strategyCodes))) return outcome;
+      release(outcome);
+      outcome = await run(i);
     }
-    return outcome ?? run(0);
+    return outcome;
   },
 };
 

@@ -77,6 +77,13 @@ describe('policy.retry runner', () => {
       expect(run.callCount).to.equal(2);
     });
 
+    it('treats an empty on_status_codes list as unset (the defaults apply)', async () => {
+      const run = scripted(providerError(503), success());
+      const outcome = await withRetries(run, { attempts: 1, on_status_codes: [] }, NO_WAIT)(makeAttempt());
+      expect(outcome.status).to.equal(200);
+      expect(run.callCount).to.equal(2);
+    });
+
     it('retries a network failure (502 without a provider answer) whatever the list says', async () => {
       const run = scripted(networkError(), success());
       const outcome = await withRetries(run, { attempts: 1, on_status_codes: [429] }, NO_WAIT)(makeAttempt());
