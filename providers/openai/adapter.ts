@@ -3,6 +3,7 @@
  * bodies and streams pass through untouched (no parse, no re-serialise beyond the request body).
  * `custom_host` points it at any OpenAI-compatible server; its value is the base URL including
  * the version segment, as an OpenAI SDK's `baseURL` (e.g. `http://127.0.0.1:8000/v1`).
+ * The same adapter serves the OpenAI-compatible presets (presets.ts) under their own ids.
  */
 import type { AdapterInput, ConfigNode, EndpointAdapter, Issue, ProviderAdapter, UpstreamRequest } from '../../core/index.js';
 
@@ -48,15 +49,28 @@ function endpoint(path: string, defaultBase: string): EndpointAdapter {
   };
 }
 
-export function createOpenAIAdapter(id = 'openai', defaultBase = OPENAI_BASE_URL): ProviderAdapter {
+export interface OpenAIAdapterOptions {
+  /** Whether a target needs `api_key` (unless it sets `custom_host`). Default true. */
+  requiresKey?: boolean;
+}
+
+/** `defaultBase` undefined: the host has no public URL, so every target must set `custom_host`. */
+export function createOpenAIAdapter(
+  id = 'openai', defaultBase: string | undefined = OPENAI_BASE_URL, options: OpenAIAdapterOptions = {},
+): ProviderAdapter {
+  const requiresKey = options.requiresKey ?? true;
   const endpoints: Record<string, EndpointAdapter> = {};
-  for (const [endpointId, path] of Object.entries(PATHS)) endpoints[endpointId] = endpoint(path, defaultBase);
+  // Validation guarantees custom_host when there is no default base, so '' is never used.
+  for (const [endpointId, path] of Object.entries(PATHS)) endpoints[endpointId] = endpoint(path, defaultBase ?? '');
   return {
     id,
     endpoints,
     validateTarget(target: ConfigNode, path: string): Issue[] {
-      if (target.api_key !== undefined || target.custom_host !== undefined) return [];
-      return [{ path: path ? `${path}.api_key` : 'api_key', rule: `is required for provider "${id}" (or set custom_host)` }];
+      const prefix = path ? `${path}.` : '';
+      if (target.custom_host !== undefined) return [];
+      if (defaultBase === undefined) return [{ path: `${prefix}custom_host`, rule: `is required for provider "${id}" (it has no public host)` }];
+      if (!requiresKey || target.api_key !== undefined) return [];
+      return [{ path: `${prefix}api_key`, rule: `is required for provider "${id}" (or set custom_host)` }];
     },
   };
 }

@@ -1,6 +1,7 @@
-/** provider.openai: OpenAI and any OpenAI-compatible host (through `custom_host`). */
+/** provider.openai: OpenAI, the OpenAI-compatible presets (presets.ts), and any compatible host through `custom_host`. */
 import type { Plugin, PluginApi } from '../../core/index.js';
 import { createOpenAIAdapter } from './adapter.js';
+import { OPENAI_COMPATIBLE_PRESETS } from './presets.js';
 
 export default class OpenAIProviderPlugin implements Plugin {
   static readonly manifest = { id: 'provider.openai', description: 'OpenAI and OpenAI-compatible hosts' };
@@ -8,5 +9,9 @@ export default class OpenAIProviderPlugin implements Plugin {
   apply(api: PluginApi): void {
     const adapter = createOpenAIAdapter();
     api.registries.providers.register(adapter.id, adapter, api.id);
+    for (const preset of OPENAI_COMPATIBLE_PRESETS) {
+      const compatible = createOpenAIAdapter(preset.id, preset.baseUrl, { requiresKey: preset.auth === 'bearer' });
+      api.registries.providers.register(compatible.id, compatible, api.id);
+    }
   }
 }

@@ -43,6 +43,25 @@ export const scenarios: Scenario[] = [
     connections: 32,
   },
   {
+    name: 'resilient',
+    description: 'fallback over two targets with retry and a circuit breaker (success path), vs plain chat',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    extraHeaders: {
+      'x-gw-config': JSON.stringify({
+        strategy: { mode: 'fallback' },
+        retry: { attempts: 2 },
+        cb_config: { failure_threshold: 5, cooldown_interval: 30000 },
+        targets: [
+          { provider: 'openai', api_key: 'sk-bench', custom_host: '{{upstream}}/v1' },
+          { provider: 'openai', api_key: 'sk-bench-2', custom_host: '{{upstream}}/v1' },
+        ],
+      }),
+    },
+    baseline: 'chat',
+    connections: 32,
+  },
+  {
     name: 'stream',
     description: 'streamed chat, upstream waits 50 ms before each of 6 events: time to first byte proves no buffering',
     path: '/v1/chat/completions',

@@ -1,0 +1,44 @@
+/**
+ * AWS Signature Version 4 with the maintained Smithy signer. It signs the exact bytes sent and the
+ * path as it goes on the wire (model ids and ARNs URL-encoded; the signer encodes that path once
+ * more for the canonical request, as every AWS service but S3 expects).
+ */
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { UpstreamRequest } from '../../core/index.js';
+import type { AwsCredentials } from './target.js';
+
+/** Bedrock runtime and agent runtime both sign as `bedrock`. */
+export const SIGNING_SERVICE = 'bedrock';
+
+export interface SignInput {
+  url: string;
+  /** Headers to send and sign (lower-case names); `host` is added from the URL. */
+  headers: Record<string, string>;
+  body: string;
+  region: string;
+  credentials: AwsCredentials;
+  /** For tests: the signing time (default now). */
+  signingDate?: Date;
+}
+
+/** A signed POST ready for the transport: `authorization`, `x-amz-date`, `x-amz-content-sha256` (+ token) set. */
+export async function signedPost(input: SignInput): Promise<UpstreamRequest> {
+  const url = new URL(input.url);
+  const signer = new SignatureV4({ service: SIGNING_SERVICE, region: input.region, credentials: input.credentials, sha256: Sha256 });
+  const signed = await signer.sign(
+    {
+      method: 'POST',
+      protocol: url.protocol,
+      hostname: url.hostname,
+      ...(url.port ? { port: Number(url.port) } : {}),
+      path: url.pathname,
+      query: {},
+      // The host header is signed, so it is sent explicitly with the same value.
+      headers: { ...input.headers, host: url.host },
+      body: input.body,
+    },
+    input.signingDate ? { signingDate: input.signingDate } : undefined,
+  );
+  return { url: input.url, method: 'POST', headers: signed.headers as Record<string, string>, body: input.body };
+}
