@@ -14,7 +14,7 @@ export * from './unified.js';
 export * from './di.js';
 export * from './stores.js';
 export * from './state.js';
-export { createLogger, flushLogger, REDACT_PATHS, type Logger } from './logger.js';
+export { accessLogger, createLogger, flushLogger, REDACT_PATHS, type Logger } from './logger.js';
 export { Kernel, failed } from './kernel.js';
 export { boot, type Runtime, type BootOptions } from './boot.js';
 export { orderPlugins, loadPlugins, PluginLoadError, type ResolvedEntry, type LoadedPlugin } from './loader.js';

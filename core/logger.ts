@@ -52,6 +52,15 @@ function batchedStdout(): DestinationStream {
   return stream;
 }
 
+/**
+ * A logger for lines built from known, secret-free fields only (the per-request access line):
+ * same level and destination as `parent`, without the redaction pass that every other line pays for.
+ */
+export function accessLogger(parent: Logger): Logger {
+  const stream = (parent as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
+  return pino({ level: parent.level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, stream);
+}
+
 /** Writes buffered lines out synchronously (before exit). */
 export function flushLogger(logger: Logger): void {
   const stream = (logger as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym];

@@ -2,7 +2,7 @@
  * observe.request-log: one pino line per request after its answer is written: trace id, route,
  * provider, status, latency. No headers or bodies, so no secret can reach the log.
  */
-import { Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { accessLogger, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 
 const Options = Type.Object({
   /** pino level of the per-request line. */
@@ -13,7 +13,8 @@ export default class RequestLogPlugin implements Plugin<Static<typeof Options>> 
   static readonly manifest = { id: 'observe.request-log', description: 'One log line per request', options: Options };
 
   apply(api: PluginApi<Static<typeof Options>>): void {
-    const log = api.logger;
+    // The line is built from known fields only (no headers, no bodies), so it skips redaction.
+    const log = accessLogger(api.logger);
     const level = api.options.level;
     if (!log.isLevelEnabled(level)) return;
     api.hooks.onResponse.tap(api.id, (ctx, response, completion) => {

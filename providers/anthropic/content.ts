@@ -55,12 +55,3 @@ function withCacheControl<B extends TextBlock | ImageBlock | DocumentBlock>(bloc
   if (part.cache_control !== undefined) (block as { cache_control?: unknown }).cache_control = part.cache_control;
   return block;
 }
-
-/** Text of a content for places that only take text (tool results given as parts keep their blocks). */
-export function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  let text = '';
-  for (const part of content as Part[]) if (part.type === 'text' && typeof part.text === 'string') text += part.text;
-  return text;
-}

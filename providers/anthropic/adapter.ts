@@ -1,0 +1,75 @@
+/**
+ * The Anthropic Messages API as a provider adapter (chat completions only; other endpoints answer
+ * `unsupported_endpoint`). URL: `https://api.anthropic.com/v1/messages`, or `{custom_host}/messages`
+ * where custom_host includes the version segment (as the OpenAI convention: `http://host:port/v1`).
+ */
+import {
+  JsonPayload, parseSse,
+  type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter, type UpstreamRequest,
+} from '../../core/index.js';
+import { fromErrorBody } from './errors.js';
+import { toMessagesRequest, type RequestSettings } from './request.js';
+import { isMessage, toChatCompletion } from './response.js';
+import { translateStream } from './stream.js';
+import { ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, type MessagesRequest } from './wire.js';
+
+export const PROVIDER_ID = 'anthropic';
+
+/** The adapter, plus its body builder for adapters that speak Messages on another host (Vertex). */
+export interface AnthropicAdapter extends ProviderAdapter {
+  /** The Messages request body for an attempt (model included; a host that takes it from the URL drops it). */
+  messagesRequest(input: AdapterInput): MessagesRequest;
+}
+
+export function messagesUrl(target: ConfigNode): string {
+  if (typeof target.custom_host !== 'string') return `${ANTHROPIC_BASE_URL}/v1/messages`;
+  const base = target.custom_host.endsWith('/') ? target.custom_host.slice(0, -1) : target.custom_host;
+  return `${base}/messages`;
+}
+
+function headers(target: ConfigNode): Record<string, string> {
+  const h: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
+  if (typeof target.api_key === 'string') h['x-api-key'] = target.api_key;
+  return h;
+}
+
+/** Strict compliance (the default) keeps answers to the OpenAI shape: no thinking in or out. */
+function isStrict(target: ConfigNode): boolean {
+  return target.strict_compat_compliance !== false;
+}
+
+export function createAnthropicAdapter(settings: RequestSettings): AnthropicAdapter {
+  const messagesRequest = (input: AdapterInput) => toMessagesRequest(input.body, input.target, settings, input.stream);
+
+  const chatComplete: EndpointAdapter = {
+    request(input): UpstreamRequest {
+      return { url: messagesUrl(input.target), method: 'POST', headers: headers(input.target), body: JSON.stringify(messagesRequest(input)) };
+    },
+    response(body, input) {
+      const message = body.value;
+      if (!isMessage(message)) throw new Error('not a Messages API message');
+      return JsonPayload.of(toChatCompletion(message, PROVIDER_ID, isStrict(input.target)));
+    },
+    stream(body, input) {
+      const options = input.body.stream_options as { include_usage?: unknown } | undefined;
+      return translateStream(parseSse(body), {
+        provider: PROVIDER_ID,
+        strict: isStrict(input.target),
+        includeUsage: options?.include_usage === true,
+      });
+    },
+    error(status, body) {
+      return fromErrorBody(status, body, PROVIDER_ID);
+    },
+  };
+
+  return {
+    id: PROVIDER_ID,
+    endpoints: { chatComplete },
+    messagesRequest,
+    validateTarget(target: ConfigNode, path: string): Issue[] {
+      if (target.api_key !== undefined || target.custom_host !== undefined) return [];
+      return [{ path: path ? `${path}.api_key` : 'api_key', rule: `is required for provider "${PROVIDER_ID}" (or set custom_host)` }];
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The Bedrock (cloudA) adapter: chat through Converse / ConverseStream and rerank through the agent
+ * runtime's Rerank, every request signed with SigV4 (signing.ts). Transforms live in their own files;
+ * this one builds URLs and wires the endpoints.
+ */
+import { JsonPayload, type AdapterInput, type EndpointAdapter, type GatewayError, type ProviderAdapter, type UpstreamRequest } from '../../core/index.js';
+import { toConverseRequest } from './chat-request.js';
+import { fromConverseResponse } from './chat-response.js';
+import { converseStreamToSse } from './chat-stream.js';
+import { bedrockHttpError } from './errors.js';
+import { fromBedrockRerank, toBedrockRerank } from './rerank.js';
+import { signedPost } from './signing.js';
+import { agentRuntimeBase, credentialsOf, PROVIDER_ID, regionOf, runtimeBase, validateBedrockTarget } from './target.js';
+import type { ConverseResponse, RerankResponse } from './wire.js';
+
+export const EVENT_STREAM_CONTENT_TYPE = 'application/vnd.amazon.eventstream';
+
+/**
+ * An endpoint adapter that also names the content type of its streamed answers (ConverseStream is
+ * not SSE) and reads the error type from the answer's headers (`x-amzn-errortype`).
+ */
+export interface BedrockEndpointAdapter extends EndpointAdapter {
+  readonly streamContentType?: string;
+  error(status: number, body: Uint8Array, input: AdapterInput, headers?: Readonly<Record<string, string | undefined>>): GatewayError;
+}
+
+/** Path segments as AWS encodes them: everything but unreserved characters (model ARNs hold ':' and '/'). */
+export function encodePathSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+function modelOf(input: AdapterInput): string {
+  return String(input.body['model']);
+}
+
+function sign(input: AdapterInput, url: string, accept: string, body: string): Promise<UpstreamRequest> {
+  return signedPost({
+    url,
+    headers: { 'content-type': 'application/json', accept },
+    body,
+    region: regionOf(input.target),
+    credentials: credentialsOf(input.target),
+  });
+}
+
+const errorOf: BedrockEndpointAdapter['error'] = (status, body, _input, headers) => bedrockHttpError(status, body, headers);
+
+const chat: BedrockEndpointAdapter = {
+  streamContentType: EVENT_STREAM_CONTENT_TYPE,
+  request(input) {
+    const operation = input.stream ? 'converse-stream' : 'converse';
+    const url = `${runtimeBase(input.target)}/model/${encodePathSegment(modelOf(input))}/${operation}`;
+    return sign(input, url, input.stream ? EVENT_STREAM_CONTENT_TYPE : 'application/json', JSON.stringify(toConverseRequest(input.body)));
+  },
+  response(body, input) {
+    return JsonPayload.of(fromConverseResponse(body.value as ConverseResponse, modelOf(input)));
+  },
+  stream(body, input) {
+    const options = input.body['stream_options'] as { include_usage?: unknown } | null | undefined;
+    return converseStreamToSse(body, { model: modelOf(input), includeUsage: options?.include_usage === true });
+  },
+  error: errorOf,
+};
+
+const rerank: BedrockEndpointAdapter = {
+  request(input) {
+    const url = `${agentRuntimeBase(input.target)}/rerank`;
+    return sign(input, url, 'application/json', JSON.stringify(toBedrockRerank(input.body, regionOf(input.target))));
+  },
+  response(body, input) {
+    return JsonPayload.of(fromBedrockRerank(body.value as RerankResponse, input.body));
+  },
+  error: errorOf,
+};
+
+export function createBedrockAdapter(): ProviderAdapter {
+  return {
+    id: PROVIDER_ID,
+    endpoints: { chatComplete: chat, rerank },
+    validateTarget: validateBedrockTarget,
+  };
+}

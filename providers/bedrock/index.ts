@@ -1,0 +1,12 @@
+/** provider.bedrock: Amazon Bedrock (the spec's cloudA): Converse chat, streamed chat and Rerank, signed with SigV4. */
+import type { Plugin, PluginApi } from '../../core/index.js';
+import { createBedrockAdapter } from './adapter.js';
+
+export default class BedrockProviderPlugin implements Plugin {
+  static readonly manifest = { id: 'provider.bedrock', description: 'Amazon Bedrock (cloudA): Converse, ConverseStream and Rerank with SigV4' };
+
+  apply(api: PluginApi): void {
+    const adapter = createBedrockAdapter();
+    api.registries.providers.register(adapter.id, adapter, api.id);
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The Vertex AI provider adapter (chat completions). Gemini models speak `generateContent` /
+ * `streamGenerateContent?alt=sse`; models whose id starts with `claude` go to Anthropic's
+ * `rawPredict` / `streamRawPredict` (claude.ts). Auth: `api_key` is used as a ready Bearer access
+ * token; otherwise a token is minted from `cloudC_service_account_json` and cached (tokens.ts).
+ */
+import {
+  JsonPayload,
+  type AdapterInput, type EndpointAdapter, type ProviderAdapter, type UpstreamRequest,
+} from '../../core/index.js';
+import { claudeEndpoint, isClaudeModel } from './claude.js';
+import { googleError } from './errors.js';
+import { toGeminiRequest } from './gemini-request.js';
+import { fromGeminiResponse } from './gemini-response.js';
+import { geminiStreamToUnified } from './gemini-stream.js';
+import type { GeminiResponse } from './gemini-common.js';
+import { checkedModel, modelUrl, PROVIDER_ID, serviceAccountOf, validateTarget } from './target.js';
+import type { ServiceAccountTokens } from './tokens.js';
+
+export interface VertexAdapterDeps {
+  tokens: Pick<ServiceAccountTokens, 'token'>;
+  /** The anthropic provider, looked up when a Claude model is first asked for. */
+  anthropic: () => ProviderAdapter | undefined;
+}
+
+export function createVertexAdapter(deps: VertexAdapterDeps): ProviderAdapter {
+  const authorization = async (input: AdapterInput): Promise<Record<string, string>> => {
+    const { target } = input;
+    if (typeof target.api_key === 'string') return { authorization: `Bearer ${target.api_key}` };
+    const sa = serviceAccountOf(target);
+    // Neither: a custom_host that authenticates by itself (validateTarget allows only that case).
+    if (!sa) return {};
+    return { authorization: `Bearer ${await deps.tokens.token(sa, input.attempt.signal)}` };
+  };
+
+  const gemini: Required<EndpointAdapter> = {
+    async request(input): Promise<UpstreamRequest> {
+      const model = checkedModel(input.body['model']);
+      const body = JSON.stringify(toGeminiRequest(input.body));
+      const url = modelUrl(input.target, 'google', model, input.stream ? 'streamGenerateContent?alt=sse' : 'generateContent');
+      return { url, method: 'POST', headers: { 'content-type': 'application/json', ...(await authorization(input)) }, body };
+    },
+    response(body, input) {
+      return JsonPayload.of(fromGeminiResponse(body.value as GeminiResponse, String(input.body['model'])));
+    },
+    stream(body, input) {
+      const options = input.body['stream_options'] as { include_usage?: unknown } | undefined;
+      return geminiStreamToUnified(body, String(input.body['model']), options?.include_usage === true);
+    },
+    error(status, body) {
+      return googleError(status, body);
+    },
+  };
+  const claude = claudeEndpoint(deps.anthropic, authorization);
+  const pick = (input: AdapterInput) => (isClaudeModel(input.body['model']) ? claude : gemini);
+
+  const chatComplete: Required<EndpointAdapter> = {
+    request: (input) => pick(input).request(input),
+    response: (body, input) => pick(input).response(body, input),
+    stream: (body, input) => pick(input).stream(body, input),
+    error: (status, body, input) => pick(input).error(status, body, input),
+  };
+
+  return { id: PROVIDER_ID, endpoints: { chatComplete }, validateTarget };
+}

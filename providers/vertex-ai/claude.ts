@@ -1,0 +1,119 @@
+/**
+ * Claude on Vertex AI: the Anthropic Messages API behind `rawPredict` / `streamRawPredict`.
+ * The Anthropic transforms are not repeated here: the `anthropic` adapter (looked up at request
+ * time) builds the Messages body and reads answers, streams and errors; this file only moves the
+ * call to Vertex — URL `.../publishers/anthropic/models/{model}:rawPredict`, Bearer token instead of
+ * x-api-key, body without `model` and with `anthropic_version: vertex-2023-10-16` — and relabels
+ * what the anthropic adapter produced as `vertex-ai`'s.
+ */
+import {
+  Errors, GatewayError, JsonPayload,
+  type AdapterInput, type EndpointAdapter, type ProviderAdapter, type UpstreamRequest,
+} from '../../core/index.js';
+import { fromGoogleError, googleErrorOf, parseJsonBytes } from './errors.js';
+import { checkedModel, modelUrl, PROVIDER_ID } from './target.js';
+
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+/** What the anthropic provider may offer beyond the endpoint: the body without a serialise/parse round trip. */
+interface MessagesBuilder {
+  messagesRequest?(input: AdapterInput): Record<string, unknown>;
+}
+
+export function isClaudeModel(model: unknown): boolean {
+  return typeof model === 'string' && model.startsWith('claude');
+}
+
+export function claudeEndpoint(
+  lookup: () => ProviderAdapter | undefined,
+  authorization: (input: AdapterInput) => Promise<Record<string, string>>,
+): Required<EndpointAdapter> {
+  // Registries are frozen after boot: the first successful lookup holds for the gateway's life.
+  let anthropic: { endpoint: EndpointAdapter; builder: MessagesBuilder } | undefined;
+  const messages = () => {
+    if (anthropic) return anthropic;
+    const adapter = lookup();
+    const endpoint = adapter?.endpoints['chatComplete'];
+    if (!adapter || !endpoint) {
+      throw Errors.unavailable(`${PROVIDER_ID}: Claude models need the provider.anthropic plugin, which is not loaded`);
+    }
+    return (anthropic = { endpoint, builder: adapter as MessagesBuilder });
+  };
+
+  return {
+    async request(input): Promise<UpstreamRequest> {
+      const model = checkedModel(input.body['model']);
+      const { model: _dropped, ...rest } = await messagesBody(messages(), input);
+      const headers = { 'content-type': 'application/json', ...(await authorization(input)) };
+      return {
+        url: modelUrl(input.target, 'anthropic', model, input.stream ? 'streamRawPredict' : 'rawPredict'),
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest }),
+      };
+    },
+    response(body, input) {
+      const { endpoint } = messages();
+      const unified = endpoint.response ? endpoint.response(body, input) : body;
+      const value = unified.value as { provider?: unknown } | null;
+      if (value && typeof value === 'object' && 'provider' in value) {
+        value.provider = PROVIDER_ID;
+        unified.touch();
+      }
+      return unified;
+    },
+    stream(body, input) {
+      const { endpoint } = messages();
+      return relabel(endpoint.stream ? endpoint.stream(body, input) : body);
+    },
+    error(status, body, input) {
+      // Vertex's own front end (auth, quota, unknown model) answers in Google's form; the model in Anthropic's.
+      const google = googleErrorOf(parseJsonBytes(body));
+      if (google) return fromGoogleError(status, google);
+      const { endpoint } = messages();
+      return asOurs(endpoint.error?.(status, body, input) ?? Errors.upstream(status, `provider ${PROVIDER_ID} answered ${status}`, PROVIDER_ID));
+    },
+  };
+}
+
+async function messagesBody(
+  anthropic: { endpoint: EndpointAdapter; builder: MessagesBuilder }, input: AdapterInput,
+): Promise<Record<string, unknown>> {
+  if (anthropic.builder.messagesRequest) return anthropic.builder.messagesRequest(input);
+  const built = await anthropic.endpoint.request(input);
+  const raw = built.body;
+  return JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw)) as Record<string, unknown>;
+}
+
+/** The anthropic adapter's error, reported as this provider's. */
+function asOurs<E>(error: E): E | GatewayError {
+  if (!(error instanceof GatewayError) || error.provider === PROVIDER_ID) return error;
+  return new GatewayError({
+    status: error.status, message: error.message, type: error.type, code: error.code, param: error.param,
+    provider: PROVIDER_ID, headers: error.headers, extra: error.extra,
+  });
+}
+
+const ANTHROPIC_LABEL = Buffer.from('"provider":"anthropic"');
+const LABEL_OFFSET = '"provider":"'.length;
+
+/**
+ * Streamed chunks name the provider that served them. `anthropic` and `vertex-ai` have the same
+ * length, so the label is overwritten in place (first occurrence: the chunk's own key comes before
+ * any content, and content strings escape their quotes), without re-parsing the chunk.
+ */
+async function* relabel(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of source) {
+      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const at = bytes.indexOf(ANTHROPIC_LABEL);
+      if (at !== -1) bytes.write(PROVIDER_ID, at + LABEL_OFFSET, 'latin1');
+      yield chunk;
+    }
+  } catch (e) {
+    throw asOurs(e);
+  }
+}
+
+// The in-place relabel relies on equal lengths; fail at load, not on a client's stream.
+if (PROVIDER_ID.length !== 'anthropic'.length) throw new Error('vertex-ai: provider label lengths differ');
