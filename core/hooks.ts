@@ -40,7 +40,7 @@ export function createHooks() {
     beforeRequest: new AsyncSeriesBailHook<[Attempt], Outcome | undefined>(['attempt']),
     /** Per target: input guardrails. May deny with an outcome. */
     guardInput: new AsyncSeriesBailHook<[Attempt], Outcome | undefined>(['attempt']),
-    /** Wraps the call of one target: time-out (innermost), retry, circuit breaker (outermost). */
+    /** Wraps the call of one target: time-out (innermost), retry, circuit breaker, cache (outermost). */
     wrapAttempt: new SyncWaterfallHook<[AttemptRunner, Target]>(['run', 'target']),
     /** The provider call. The first tap that returns an outcome wins. */
     call: new AsyncSeriesBailHook<[Attempt], Outcome | undefined>(['attempt']),
@@ -82,6 +82,8 @@ export const WrapStage = {
   TIMEOUT: 100,
   RETRY: 200,
   BREAKER: 300,
+  /** Outermost: a cache hit answers without touching breaker, retries or the provider. */
+  CACHE: 400,
 } as const;
 
 type TapOnly<H> = H extends { tap: infer T }

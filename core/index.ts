@@ -11,6 +11,8 @@ export * from './schema.js';
 export * from './settings.js';
 export * from './sse.js';
 export * from './unified.js';
+export * from './guardrails.js';
+export * from './cache.js';
 export * from './di.js';
 export * from './stores.js';
 export * from './state.js';

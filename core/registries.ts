@@ -1,7 +1,9 @@
 /** The registries plugins fill at boot and the kernel reads per request. */
 import { Registry } from './registry.js';
 import { Router } from './router.js';
-import type { CacheMode, EndpointDef, GuardrailCheck, ProviderAdapter, Strategy } from './types.js';
+import type { EndpointDef, ProviderAdapter, Strategy } from './types.js';
+import type { CacheMode } from './cache.js';
+import type { GuardrailCheck } from './guardrails.js';
 
 export interface Registries {
   readonly providers: Registry<ProviderAdapter>;

@@ -204,16 +204,3 @@ export interface ProviderAdapter {
   /** Extra target rules (e.g. required credentials), checked when the config is validated. */
   validateTarget?(target: ConfigNode, path: string): Issue[];
 }
-
-/** A guardrail check, `<vendor>.<name>`; its params are validated when a config is loaded. */
-export interface GuardrailCheck<P = Record<string, unknown>> {
-  readonly id: string;
-  readonly params?: Validator<P>;
-  check(input: unknown, params: P, ctx: RequestContext): Promise<{ verdict: boolean; data?: unknown }>;
-}
-
-/** A cache mode (simple, semantic ...). */
-export interface CacheMode {
-  readonly mode: string;
-  [member: string]: unknown;
-}
