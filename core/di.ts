@@ -21,6 +21,8 @@ export const Tokens = {
   RecordStore: Symbol.for('gw.RecordStore'),
   /** Shared counters and small state (memory, or Redis for several instances). */
   StateStore: Symbol.for('gw.StateStore'),
+  /** Response-cache entries (memory, or Redis for several instances). */
+  CacheStore: Symbol.for('gw.CacheStore'),
   /** Gateway API keys: lookup by secret. */
   KeyStore: Symbol.for('gw.KeyStore'),
 } as const;

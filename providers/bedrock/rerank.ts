@@ -3,7 +3,8 @@
  *   query → queries [{type: TEXT}];  documents → sources (strings as TEXT; objects as TEXT of their
  *   `text`, or as JSON limited to `rank_fields` when given);  model → modelArn (a bare model id becomes
  *   the foundation-model ARN of the target's region);  top_n → numberOfResults (default: all);
- *   max_tokens_per_doc → additionalModelRequestFields.
+ *   max_tokens_per_doc and provider_params → the model's additionalModelRequestFields (the Rerank body
+ *   itself has a fixed shape: model-specific fields go there).
  * The answer's documents are taken from the request by index, so they are exact whatever Bedrock echoes.
  */
 import { randomUUID } from 'node:crypto';
@@ -45,7 +46,7 @@ export function toBedrockRerank(body: Record<string, unknown>, region: string): 
   const documents = body['documents'] as Document[];
   const rankFields = Array.isArray(body['rank_fields']) && body['rank_fields'].length > 0 ? (body['rank_fields'] as string[]) : undefined;
   const topN = typeof body['top_n'] === 'number' ? Math.min(body['top_n'], documents.length) : documents.length;
-  const maxTokensPerDoc = body['max_tokens_per_doc'];
+  const extra = additionalFields(body);
   return {
     queries: [{ type: 'TEXT', textQuery: { text: String(body['query']) } }],
     sources: documents.map((doc) => source(doc, rankFields)),
@@ -55,10 +56,20 @@ export function toBedrockRerank(body: Record<string, unknown>, region: string): 
         numberOfResults: topN,
         modelConfiguration: {
           modelArn: modelArn(String(body['model']), region),
-          ...(typeof maxTokensPerDoc === 'number' ? { additionalModelRequestFields: { max_tokens_per_doc: maxTokensPerDoc } } : {}),
+          ...(extra ? { additionalModelRequestFields: extra } : {}),
         },
       },
     },
+  };
+}
+
+function additionalFields(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const params = body['provider_params'];
+  const maxTokensPerDoc = body['max_tokens_per_doc'];
+  if (typeof maxTokensPerDoc !== 'number' && (params === undefined || params === null)) return undefined;
+  return {
+    ...(typeof maxTokensPerDoc === 'number' ? { max_tokens_per_doc: maxTokensPerDoc } : {}),
+    ...(params as Record<string, unknown> | undefined),
   };
 }
 

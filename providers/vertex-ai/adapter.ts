@@ -1,8 +1,9 @@
 /**
  * The Vertex AI provider adapter (chat completions). Gemini models speak `generateContent` /
  * `streamGenerateContent?alt=sse`; models whose id starts with `claude` go to Anthropic's
- * `rawPredict` / `streamRawPredict` (claude.ts). Auth: `api_key` is used as a ready Bearer access
- * token; otherwise a token is minted from `cloudC_service_account_json` and cached (tokens.ts).
+ * `rawPredict` / `streamRawPredict` (claude.ts). Auth: a token minted from
+ * `cloudC_service_account_json` and cached (tokens.ts); without a service account, `api_key` is sent
+ * as a ready Bearer access token.
  */
 import {
   JsonPayload,
@@ -26,11 +27,12 @@ export interface VertexAdapterDeps {
 export function createVertexAdapter(deps: VertexAdapterDeps): ProviderAdapter {
   const authorization = async (input: AdapterInput): Promise<Record<string, string>> => {
     const { target } = input;
-    if (typeof target.api_key === 'string') return { authorization: `Bearer ${target.api_key}` };
+    // The service account wins: an SDK client's own Authorization header reaches the config as api_key.
     const sa = serviceAccountOf(target);
+    if (sa) return { authorization: `Bearer ${await deps.tokens.token(sa, input.attempt.signal)}` };
+    if (typeof target.api_key === 'string') return { authorization: `Bearer ${target.api_key}` };
     // Neither: a custom_host that authenticates by itself (validateTarget allows only that case).
-    if (!sa) return {};
-    return { authorization: `Bearer ${await deps.tokens.token(sa, input.attempt.signal)}` };
+    return {};
   };
 
   const gemini: Required<EndpointAdapter> = {
