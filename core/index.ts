@@ -16,6 +16,7 @@ export * from './cache.js';
 export * from './di.js';
 export * from './stores.js';
 export * from './state.js';
+export * from './outcome.js';
 export { accessLogger, createLogger, flushLogger, REDACT_PATHS, type Logger } from './logger.js';
 export { Kernel, failed } from './kernel.js';
 export { boot, type Runtime, type BootOptions } from './boot.js';

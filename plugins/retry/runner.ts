@@ -2,7 +2,7 @@
  * The retry loop around one target's call: try, and while the outcome is retryable and tries
  * remain, wait (provider hint or jittered back-off) and try again with a fresh copy of the attempt.
  */
-import { failed, isGatewayError, type Attempt, type AttemptRunner, type ConfigNode, type Outcome } from '../../core/index.js';
+import { failed, isGatewayError, releaseOutcome, type Attempt, type AttemptRunner, type ConfigNode, type Outcome } from '../../core/index.js';
 import { backoffDelayMs, retryAfterMs } from './backoff.js';
 import { DEFAULT_RETRY_STATUS_CODES, isRetryable } from './retryable.js';
 import { sleep } from './sleep.js';
@@ -30,7 +30,7 @@ export function withRetries(run: AttemptRunner, retry: RetryConfig, timing: Retr
       if (signal.aborted || n >= retry.attempts || !isRetryable(outcome, statusCodes)) return outcome;
       const wait = delayMs(outcome, n, useRetryAfter, timing);
       if (wait === undefined) return outcome;
-      release(outcome);
+      releaseOutcome(outcome);
       if (!(await sleep(wait, signal))) return abandoned(signal, outcome);
     }
   };
@@ -52,19 +52,6 @@ function delayMs(outcome: Outcome, n: number, useRetryAfter: boolean, timing: Re
     if (asked !== undefined) return asked <= timing.maxRetryAfterMs ? asked : undefined;
   }
   return backoffDelayMs(n, timing.baseDelayMs, timing.maxDelayMs, timing.random);
-}
-
-/**
- * A failed answer we drop: error bodies are already read, but a streamed one must free its connection.
- * Starting the stream and breaking runs its `return()` chain down to the transport (a generator that
- * never started would skip its own clean-up). Not awaited: the next try must not wait for this.
- */
-function release(outcome: Outcome): void {
-  const stream = outcome.response?.stream;
-  if (!stream) return;
-  void (async () => {
-    for await (const _chunk of stream) break;
-  })().catch(() => undefined);
 }
 
 /** The client left during the back-off: report why (for logs), keeping the retries spent. */

@@ -6,8 +6,7 @@
  * A stream counts as an answer once its first byte arrived (the upstream plugin awaits it), so a
  * stream that breaks later ends with an error event and is never retried on another target.
  */
-import type { Plugin, PluginApi, Strategy } from '../../core/index.js';
-import { release } from './release.js';
+import { releaseOutcome, type Plugin, type PluginApi, type Strategy } from '../../core/index.js';
 import { statusCodesFor, triggersFallback } from './triggers.js';
 
 export const fallbackStrategy: Strategy = {
@@ -20,7 +19,7 @@ export const fallbackStrategy: Strategy = {
     for (let i = 1; i < targets.length; i++) {
       // A client that went away reads nothing: spending more provider calls on it is waste.
       if (signal.aborted || !triggersFallback(outcome, statusCodesFor(targets[i - 1], strategyCodes))) return outcome;
-      release(outcome);
+      releaseOutcome(outcome);
       outcome = await run(i);
     }
     return outcome;
