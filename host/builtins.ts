@@ -26,6 +26,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'route.upstream': () => import('../plugins/upstream/index.js'),
   'route.response-headers': () => import('../plugins/response-headers/index.js'),
   'provider.openai': () => import('../providers/openai/index.js'),
+  'provider.anthropic': () => import('../providers/anthropic/index.js'),
   'observe.request-log': () => import('../plugins/request-log/index.js'),
 };
 

@@ -86,7 +86,7 @@ describe('vertex-ai service-account tokens', () => {
   it('shares one exchange between concurrent first requests and caches the token', async () => {
     const { transport, calls } = fakeTransport();
     const tokens = new ServiceAccountTokens(transport, OPTIONS);
-    const all = await Promise.all(Array.from({ length: 20 }, () => tokens.token(sa, never)));
+    const all = await Promise.all(Array.from({ length: 20 }, () => tokens.token(sa, new AbortController().signal)));
     expect(new Set(all)).to.deep.equal(new Set(['tok-1']));
     for (let i = 0; i < 5; i++) expect(await tokens.token(sa, never)).to.equal('tok-1');
     expect(calls).to.have.length(1);
