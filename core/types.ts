@@ -19,6 +19,8 @@ export interface GatewayRequest {
   body: unknown;
   /** The body bytes as received (JSON routes too: an unchanged body is forwarded as these bytes). */
   rawBody?: Uint8Array;
+  /** The unread body, for routes that stream it (`body: 'stream'`, e.g. uploads); the route enforces its own limit. */
+  bodyStream?: AsyncIterable<Uint8Array>;
   /** Aborted when the client goes away or the gateway shuts down. */
   signal: AbortSignal;
 }
@@ -52,7 +54,7 @@ export interface RouteDef {
   /** Path pattern; `:name` segments capture parameters, e.g. `/v1/batches/:id`. */
   path: string;
   /** How the host reads the body before the handler runs. Default `json` for POST/PUT/PATCH, else `none`. */
-  body?: 'json' | 'raw' | 'none';
+  body?: 'json' | 'raw' | 'stream' | 'none';
   /** Whether `onRequest` (auth, limits) runs; default true. */
   protected?: boolean;
   /** The inference endpoint this route serves, when it is one. */

@@ -8,7 +8,7 @@ export function splitUrl(url: string): { path: string; query: URLSearchParams } 
     : { path: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
 }
 
-export function bodyMode(route: RouteDef, method: string): 'json' | 'raw' | 'none' {
+export function bodyMode(route: RouteDef, method: string): 'json' | 'raw' | 'stream' | 'none' {
   if (route.body) return route.body;
   return method === 'POST' || method === 'PUT' || method === 'PATCH' ? 'json' : 'none';
 }

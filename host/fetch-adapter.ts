@@ -24,7 +24,8 @@ export function createFetchHandler(runtime: Runtime): FetchHandler {
     const request: GatewayRequest = { method, path, query, headers, body: undefined, signal: incoming.signal };
     const ctx = kernel.createContext(request, match.route, match.params);
     const mode = bodyMode(match.route, method);
-    const loadBody = mode === 'none' ? undefined : async () => {
+    if (mode === 'stream' && incoming.body) request.bodyStream = incoming.body as unknown as AsyncIterable<Uint8Array>;
+    const loadBody = mode === 'none' || mode === 'stream' ? undefined : async () => {
       const bytes = await readBody(incoming, limit);
       request.rawBody = bytes;
       if (mode === 'json') request.body = parseJson(bytes);

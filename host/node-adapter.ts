@@ -44,7 +44,8 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
     };
     const ctx = kernel.createContext(request, route, match.params);
     const mode = bodyMode(route, method);
-    const loadBody = mode === 'none' ? undefined : async () => {
+    if (mode === 'stream') request.bodyStream = req;
+    const loadBody = mode === 'none' || mode === 'stream' ? undefined : async () => {
       const bytes = await readBody(req, limit);
       request.rawBody = bytes;
       if (mode === 'json') request.body = parseJson(bytes);
