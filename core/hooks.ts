@@ -1,7 +1,7 @@
 /**
  * The request lifecycle, declared once, in order. tapable enters the codebase here.
  *
- *   request scope   onRequest → resolveConfig → validateConfig → preRoute → [route] → respond → onResponse
+ *   request scope   onRequest → resolveConfig → validateConfig → prepareBody → preRoute → [route] → respond → onResponse
  *   attempt scope   beforeRequest → guardInput → wrapAttempt(call) → guardOutput → afterRequest
  *
  * Hook kinds are in the class names: Bail hooks stop at the first tap that returns a value,
@@ -32,6 +32,8 @@ export function createHooks() {
     onRequest: new AsyncSeriesHook<[RequestContext]>(['ctx']),
     /** Builds the raw config from headers, stored configs, prompts ... */
     resolveConfig: new AsyncSeriesWaterfallHook<[RawConfig, RequestContext]>(['config', 'ctx']),
+    /** After the config, before body validation: plugins may replace `ctx.body` (prompt templates ...). */
+    prepareBody: new AsyncSeriesHook<[RequestContext]>(['ctx']),
     /** Extra rules on each node of a config that passed the schema (strategy queries, check params ...). */
     validateConfig: new SyncHook<[ConfigNode, string, Issue[]]>(['node', 'path', 'issues']),
     /** Before routing: may answer early (cache hit, limits). */

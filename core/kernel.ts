@@ -3,7 +3,7 @@
  *
  *   handle ─ onRequest ─ route handler ─ respond ─ (host writes) ─ onResponse
  *   inference handler:
- *     resolveConfig → validate → preRoute ─┬─ early answer
+ *     resolveConfig → validate → prepareBody → body validation → preRoute ─┬─ early answer
  *                                          └─ route(config): strategy per node, recursion over targets
  *                                               leaf: beforeRequest → guardInput → wrapAttempt(call)
  *                                                     → guardOutput → afterRequest
@@ -78,14 +78,10 @@ export class Kernel {
     ctx.body = body as Record<string, unknown>;
     ctx.stream = ctx.body['stream'] === true;
 
-    const raw = await this.hooks.resolveConfig.promise(undefined, ctx);
-    if (raw === undefined) {
-      throw Errors.invalidConfig('', 'no config: send x-gw-config, or x-gw-provider with Authorization');
-    }
-    if (typeof raw === 'string') throw Errors.invalidConfig('', `unknown config id "${raw}"`);
-    ctx.config = validateConfig(raw, this.hooks);
+    const config = await this.resolveConfig(ctx);
+    await this.hooks.prepareBody.promise(ctx);
 
-    if (!ctx.config.passthrough) {
+    if (!config.passthrough) {
       const issues = endpoint.validate(ctx.body);
       if (issues.length > 0) throw Errors.invalidBody(issues[0]!.path, issues[0]!.rule);
       if (ctx.stream && !endpoint.streamable) throw Errors.invalidBody('stream', `is not supported on ${ctx.route.path}`);
@@ -95,10 +91,24 @@ export class Kernel {
     const early = await this.hooks.preRoute.promise(ctx);
     if (early) return early;
 
-    const outcome = await this.route(ctx.config, undefined, 'config', ctx);
+    const outcome = await this.route(config, undefined, 'config', ctx);
     ctx.outcome = outcome;
     if (outcome.response) return outcome.response;
     throw outcome.error ?? Errors.internal();
+  }
+
+  /**
+   * The request's route config (headers, stored configs ...), validated; also sets `ctx.config`.
+   * Feature routes that call providers outside the inference lifecycle use it too.
+   */
+  async resolveConfig(ctx: RequestContext): Promise<ConfigNode> {
+    const raw = await this.hooks.resolveConfig.promise(undefined, ctx);
+    if (raw === undefined) {
+      throw Errors.invalidConfig('', 'no config: send x-gw-config, or x-gw-provider with Authorization');
+    }
+    if (typeof raw === 'string') throw Errors.invalidConfig('', `unknown config id "${raw}"`);
+    ctx.config = validateConfig(raw, this.hooks);
+    return ctx.config;
   }
 
   /** Routes one node of the target tree; children inherit the node's settings unless they set their own. */

@@ -54,9 +54,9 @@ export interface OpenAIAdapterOptions {
   requiresKey?: boolean;
 }
 
-/** `defaultBase` undefined: the host has no public URL, so every target must set `custom_host`. */
+/** `defaultBase` null: the host has no public URL, so every target must set `custom_host`. */
 export function createOpenAIAdapter(
-  id = 'openai', defaultBase: string | undefined = OPENAI_BASE_URL, options: OpenAIAdapterOptions = {},
+  id = 'openai', defaultBase: string | null = OPENAI_BASE_URL, options: OpenAIAdapterOptions = {},
 ): ProviderAdapter {
   const requiresKey = options.requiresKey ?? true;
   const endpoints: Record<string, EndpointAdapter> = {};
@@ -68,7 +68,7 @@ export function createOpenAIAdapter(
     validateTarget(target: ConfigNode, path: string): Issue[] {
       const prefix = path ? `${path}.` : '';
       if (target.custom_host !== undefined) return [];
-      if (defaultBase === undefined) return [{ path: `${prefix}custom_host`, rule: `is required for provider "${id}" (it has no public host)` }];
+      if (defaultBase === null) return [{ path: `${prefix}custom_host`, rule: `is required for provider "${id}" (it has no public host)` }];
       if (!requiresKey || target.api_key !== undefined) return [];
       return [{ path: `${prefix}api_key`, rule: `is required for provider "${id}" (or set custom_host)` }];
     },

@@ -10,7 +10,7 @@ export default class OpenAIProviderPlugin implements Plugin {
     const adapter = createOpenAIAdapter();
     api.registries.providers.register(adapter.id, adapter, api.id);
     for (const preset of OPENAI_COMPATIBLE_PRESETS) {
-      const compatible = createOpenAIAdapter(preset.id, preset.baseUrl, { requiresKey: preset.auth === 'bearer' });
+      const compatible = createOpenAIAdapter(preset.id, preset.baseUrl ?? null, { requiresKey: preset.auth === 'bearer' });
       api.registries.providers.register(compatible.id, compatible, api.id);
     }
   }

@@ -5,15 +5,24 @@ import { startVertexMock, type VertexMock, type VertexMockOptions } from '../../
 export const CLIENT_EMAIL = 'gw-test@gw-test-project.iam.gserviceaccount.com';
 export const PROJECT_ID = 'gw-test-project';
 
-let pair: { privateKey: string; publicKey: string } | undefined;
+type KeyPair = { privateKey: string; publicKey: string };
+let pair: KeyPair | undefined;
+let stranger: KeyPair | undefined;
 
-export function keyPair(): { privateKey: string; publicKey: string } {
-  pair ??= generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  return pair;
+const generate = (): KeyPair => generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
+
+/** The test account's keys. */
+export function keyPair(): KeyPair {
+  return (pair ??= generate());
+}
+
+/** Another key, which the mock does not know. */
+export function strangerKeyPair(): KeyPair {
+  return (stranger ??= generate());
 }
 
 /** The key file as Google issues it, its token_uri pointing at the mock. */

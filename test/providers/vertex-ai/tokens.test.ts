@@ -1,11 +1,11 @@
 /** Service-account tokens: the signed assertion, one exchange per account, caching and its limits. */
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { createVerify, generateKeyPairSync } from 'node:crypto';
+import { createVerify } from 'node:crypto';
 import { GatewayError, type Transport, type UpstreamReply, type UpstreamRequest } from '../../../core/index.js';
 import { ServiceAccountTokens, type TokenCacheOptions } from '../../../providers/vertex-ai/tokens.js';
 import { CLOUD_PLATFORM_SCOPE } from '../../../providers/vertex-ai/jwt.js';
-import { CLIENT_EMAIL, keyPair, serviceAccount } from './service-account.js';
+import { CLIENT_EMAIL, keyPair, serviceAccount, strangerKeyPair } from './service-account.js';
 
 const TOKEN_URI = 'https://oauth2.test/token';
 const OPTIONS: TokenCacheOptions = { refreshMarginMs: 300_000, maxEntries: 10, exchangeTimeoutMs: 1000 };
@@ -119,7 +119,7 @@ describe('vertex-ai service-account tokens', () => {
   });
 
   it('keeps accounts apart by their private key, not only their e-mail', async () => {
-    const other = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const other = strangerKeyPair();
     const { transport, calls } = fakeTransport();
     const tokens = new ServiceAccountTokens(transport, OPTIONS);
     const impostor = { ...sa, private_key: other.privateKey };
