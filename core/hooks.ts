@@ -34,8 +34,11 @@ export function createHooks() {
     resolveConfig: new AsyncSeriesWaterfallHook<[RawConfig, RequestContext]>(['config', 'ctx']),
     /** After the config, before body validation: plugins may replace `ctx.body` (prompt templates ...). */
     prepareBody: new AsyncSeriesHook<[RequestContext]>(['ctx']),
-    /** Extra rules on each node of a config that passed the schema (strategy queries, check params ...). */
-    validateConfig: new SyncHook<[ConfigNode, string, Issue[]]>(['node', 'path', 'issues']),
+    /**
+     * Extra rules on each node of a config that passed the schema (strategy queries, check params ...):
+     * the node as written, its path, the issues to add to, and the node with its inherited settings.
+     */
+    validateConfig: new SyncHook<[ConfigNode, string, Issue[], ConfigNode]>(['node', 'path', 'issues', 'effective']),
     /** Before routing: may answer early (cache hit, limits). */
     preRoute: new AsyncSeriesBailHook<[RequestContext], GatewayResponse | undefined>(['ctx']),
     /** Per target: param shaping, before-request hooks. May answer early with an outcome. */

@@ -13,7 +13,8 @@
 import { Errors, GatewayError, isGatewayError } from './errors.js';
 import { JsonPayload } from './payload.js';
 import { validateConfig } from './config/validate.js';
-import { CREDENTIAL_KEY_PATTERN, NODE_ONLY_KEYS, type ConfigNode } from './config/types.js';
+import { childSettings, inherit } from './config/inherit.js';
+import type { ConfigNode } from './config/types.js';
 import type { Completion, Hooks } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { Logger } from './logger.js';
@@ -121,11 +122,11 @@ export class Kernel {
       if (!strategy) {
         return Promise.resolve(failed(Errors.invalidConfig(path === 'config' ? 'strategy.mode' : `${path.slice(7)}.strategy.mode`, `no strategy plugin for "${mode}" is loaded`)));
       }
-      const childSettings = stripNodeKeys(settings);
+      const passedDown = childSettings(settings);
       return strategy.route(node, (index) => {
         const child = targets[index];
         if (!child) return Promise.resolve(failed(Errors.internal()));
-        return this.route(child, childSettings, `${path}.targets[${index}]`, ctx);
+        return this.route(child, passedDown, `${path}.targets[${index}]`, ctx);
       }, ctx);
     }
     const target = settings as Target;
@@ -205,25 +206,4 @@ export class Kernel {
 
 export function failed(error: GatewayError): Outcome {
   return { status: error.status, error, retries: 0 };
-}
-
-/** A node's settings with its parent's applied underneath. */
-function inherit(parent: ConfigNode | undefined, node: ConfigNode): ConfigNode {
-  if (!parent) return { ...node };
-  // A parent's key may only reach the provider it was given for (or any, when the parent names none).
-  const ownsCredentials = (node.provider !== undefined && parent.provider !== undefined && node.provider !== parent.provider)
-    || node.virtual_key !== undefined;
-  const merged: ConfigNode = {};
-  for (const key in parent) {
-    if (ownsCredentials && CREDENTIAL_KEY_PATTERN.test(key)) continue;
-    merged[key] = parent[key];
-  }
-  for (const key in node) merged[key] = node[key];
-  return merged;
-}
-
-function stripNodeKeys(settings: ConfigNode): ConfigNode {
-  const out: ConfigNode = {};
-  for (const key in settings) if (!NODE_ONLY_KEYS.has(key)) out[key] = settings[key];
-  return out;
 }

@@ -86,39 +86,51 @@ export interface SseEvent {
  */
 export async function* parseSse(source: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
-  let buffer = '';
-  let event: string | undefined;
-  let data: string[] = [];
-  const flushLine = function* (line: string): Generator<SseEvent> {
-    if (line === '') {
-      if (data.length > 0) yield { event, data: data.join('\n') };
-      event = undefined;
-      data = [];
-      return;
-    }
-    if (line.charCodeAt(0) === 58 /* ':' */) return;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
-  };
+  const parser = new SseLineParser();
   for await (const chunk of source) {
-    buffer += decoder.decode(chunk, { stream: true });
+    const events = parser.push(decoder.decode(chunk, { stream: true }));
+    for (let i = 0; i < events.length; i++) yield events[i]!;
+  }
+  const tail = parser.push(decoder.decode() + '\n\n');
+  for (let i = 0; i < tail.length; i++) yield tail[i]!;
+}
+
+/** The line state machine behind parseSse: plain loops, one array of events per chunk. */
+class SseLineParser {
+  #buffer = '';
+  #event: string | undefined;
+  #data: string[] = [];
+
+  push(text: string): SseEvent[] {
+    const out: SseEvent[] = [];
+    const buffer = this.#buffer + text;
     let start = 0;
     for (;;) {
       const nl = buffer.indexOf('\n', start);
       if (nl === -1) break;
       const end = nl > start && buffer.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      yield* flushLine(buffer.slice(start, end));
+      this.#line(buffer.slice(start, end), out);
       start = nl + 1;
     }
-    buffer = buffer.slice(start);
+    this.#buffer = buffer.slice(start);
+    return out;
   }
-  buffer += decoder.decode();
-  if (buffer !== '') yield* flushLine(buffer);
-  yield* flushLine('');
+
+  #line(line: string, out: SseEvent[]): void {
+    if (line === '') {
+      if (this.#data.length > 0) out.push({ event: this.#event, data: this.#data.join('\n') });
+      this.#event = undefined;
+      this.#data = [];
+      return;
+    }
+    if (line.charCodeAt(0) === 58 /* ':' comment */) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === 'data') this.#data.push(value);
+    else if (field === 'event') this.#event = value;
+  }
 }
 
 /** Serialises unified chunk objects as SSE bytes, one event each; the guard adds `[DONE]`. */

@@ -195,9 +195,14 @@ export interface EndpointAdapter {
   response?(body: JsonPayload, input: AdapterInput): JsonPayload;
   /** Turns the upstream stream into unified SSE bytes; identity when absent. */
   stream?(body: AsyncIterable<Uint8Array>, input: AdapterInput): AsyncIterable<Uint8Array>;
+  /** Content-type of the provider's stream answers; default `text/event-stream`. */
+  readonly streamContentType?: string;
   /** Turns an upstream error answer into a gateway error; a default reads the OpenAI envelope. */
-  error?(status: number, body: Uint8Array, input: AdapterInput): GatewayError;
+  error?(status: number, body: Uint8Array, input: AdapterInput, headers?: Readonly<Record<string, string>>): GatewayError;
 }
+
+/** An endpoint adapter that implements every transform (for adapters that delegate to others). */
+export type CompleteEndpointAdapter = Required<Omit<EndpointAdapter, 'streamContentType'>>;
 
 export interface ProviderAdapter {
   /** Provider id as used in `provider` / `x-gw-provider`. */

@@ -27,6 +27,11 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'route.response-headers': () => import('../plugins/response-headers/index.js'),
   'provider.openai': () => import('../providers/openai/index.js'),
   'provider.anthropic': () => import('../providers/anthropic/index.js'),
+  'provider.bedrock': () => import('../providers/bedrock/index.js'),
+  'provider.vertex-ai': () => import('../providers/vertex-ai/index.js'),
+  'provider.azure-openai': () => import('../providers/azure-openai/index.js'),
+  'provider.cohere': () => import('../providers/cohere/index.js'),
+  'provider.voyage': () => import('../providers/voyage/index.js'),
   'observe.request-log': () => import('../plugins/request-log/index.js'),
 };
 

@@ -7,20 +7,24 @@ import { Errors } from '../errors.js';
 import { joinPath, type Issue } from '../schema.js';
 import { checkConfig } from './schema.js';
 import type { Hooks } from '../hooks.js';
+import { childSettings, inherit } from './inherit.js';
 import type { ConfigNode } from './types.js';
 
 export function validateConfig(raw: unknown, hooks: Hooks): ConfigNode {
   const issues = checkConfig(raw);
-  if (issues.length === 0) walk(raw as ConfigNode, '', hooks, issues);
+  if (issues.length === 0) walk(raw as ConfigNode, undefined, '', hooks, issues);
   if (issues.length > 0) throw Errors.invalidConfig(issues[0]!.path, issues[0]!.rule);
   return raw as ConfigNode;
 }
 
-function walk(node: ConfigNode, path: string, hooks: Hooks, issues: Issue[]): void {
-  hooks.validateConfig.call(node, path, issues);
+/** Each node is checked as written and as the kernel will route it (with inherited settings). */
+function walk(node: ConfigNode, parent: ConfigNode | undefined, path: string, hooks: Hooks, issues: Issue[]): void {
+  const effective = inherit(parent, node);
+  hooks.validateConfig.call(node, path, issues, effective);
   const targets = node.targets;
   if (!targets) return;
+  const passedDown = childSettings(effective);
   for (let i = 0; i < targets.length && issues.length === 0; i++) {
-    walk(targets[i]!, joinPath(joinPath(path, 'targets'), i), hooks, issues);
+    walk(targets[i]!, passedDown, joinPath(joinPath(path, 'targets'), i), hooks, issues);
   }
 }

@@ -10,7 +10,7 @@
 import {
   Errors, GatewayError, guardSseStream, JsonPayload, prefetchFirst, SSE_HEADERS, Stage, Tokens,
   type AdapterInput, type Attempt, type EndpointAdapter, type Outcome, type Plugin, type PluginApi,
-  type ProviderAdapter, type Registries, type Transport,
+  type ProviderAdapter, type Transport, type UpstreamRequest,
 } from '../../core/index.js';
 import { copyResponseHeaders, defaultProviderError } from './answers.js';
 import { describeNetworkError } from './network-errors.js';
@@ -22,14 +22,16 @@ export default class UpstreamPlugin implements Plugin {
     const transport = api.container.resolve<Transport>(Tokens.Transport);
     const { providers } = api.registries;
 
-    api.hooks.validateConfig.tap(api.id, (node, path, issues) => {
-      if (node.targets?.length || typeof node.provider !== 'string' || node.provider.startsWith('@')) return;
-      const adapter = providers.get(node.provider);
+    // Leaves are checked with their inherited settings: a child may take its credentials from its parent.
+    api.hooks.validateConfig.tap(api.id, (node, path, issues, effective) => {
+      const provider = effective.provider;
+      if (node.targets?.length || typeof provider !== 'string' || provider.startsWith('@')) return;
+      const adapter = providers.get(provider);
       if (!adapter) {
-        issues.push({ path: path ? `${path}.provider` : 'provider', rule: `unknown provider "${node.provider}" (loaded: ${providers.keys().join(', ')})` });
+        issues.push({ path: path ? `${path}.provider` : 'provider', rule: `unknown provider "${provider}" (loaded: ${providers.keys().join(', ')})` });
         return;
       }
-      issues.push(...(adapter.validateTarget?.(node, path) ?? []));
+      issues.push(...(adapter.validateTarget?.(effective, path) ?? []));
     });
 
     api.hooks.call.tapPromise({ name: api.id, stage: Stage.PROVIDER }, async (attempt) => {
@@ -47,7 +49,15 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
   const endpointAdapter = adapter.endpoints[attempt.endpoint.id];
   if (!endpointAdapter) return failure(Errors.unsupportedEndpoint(provider, attempt.endpoint.id), provider);
   const input: AdapterInput = { attempt, target: attempt.target, endpoint: attempt.endpoint, body: attempt.body, stream: attempt.stream };
-  const request = await endpointAdapter.request(input);
+  let request: UpstreamRequest;
+  try {
+    request = await endpointAdapter.request(input);
+  } catch (e) {
+    // An adapter refusing a request (bad image URL, failed token exchange) answers for its provider.
+    if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    if (e instanceof GatewayError) return failure(e, provider);
+    throw e;
+  }
   for (const name in attempt.headers) request.headers[name] ??= attempt.headers[name]!;
 
   let reply;
@@ -61,13 +71,13 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
   const upstreamHeaders = reply.headers;
   if (reply.status >= 400) {
     const body = await readBody(reply, provider, attempt);
-    const error = endpointAdapter.error?.(reply.status, body, input) ?? defaultProviderError(reply.status, body, provider);
+    const error = endpointAdapter.error?.(reply.status, body, input, upstreamHeaders) ?? defaultProviderError(reply.status, body, provider);
     return { ...failure(error, provider), upstreamHeaders, response: errorAnswer(error, upstreamHeaders) };
   }
 
   const contentType = upstreamHeaders['content-type'] ?? '';
   if (attempt.stream) {
-    if (!contentType.includes('text/event-stream')) {
+    if (!contentType.includes(endpointAdapter.streamContentType ?? 'text/event-stream')) {
       await reply.dump().catch(() => undefined);
       return failure(Errors.badGateway(`provider ${provider} answered a stream request with ${contentType || 'no content-type'}`, provider), provider);
     }

@@ -38,6 +38,14 @@ function isStrict(target: ConfigNode): boolean {
   return target.strict_compat_compliance !== false;
 }
 
+/**
+ * The provider that answers, as named in answers and errors: `anthropic`, or the provider that
+ * re-uses these transforms for Claude models it hosts (e.g. `vertex-ai`).
+ */
+function servingProvider(input: AdapterInput): string {
+  return typeof input.target.provider === 'string' ? input.target.provider : PROVIDER_ID;
+}
+
 export function createAnthropicAdapter(settings: RequestSettings): AnthropicAdapter {
   const messagesRequest = (input: AdapterInput) => toMessagesRequest(input.body, input.target, settings, input.stream);
 
@@ -48,18 +56,18 @@ export function createAnthropicAdapter(settings: RequestSettings): AnthropicAdap
     response(body, input) {
       const message = body.value;
       if (!isMessage(message)) throw new Error('not a Messages API message');
-      return JsonPayload.of(toChatCompletion(message, PROVIDER_ID, isStrict(input.target)));
+      return JsonPayload.of(toChatCompletion(message, servingProvider(input), isStrict(input.target)));
     },
     stream(body, input) {
       const options = input.body.stream_options as { include_usage?: unknown } | undefined;
       return translateStream(parseSse(body), {
-        provider: PROVIDER_ID,
+        provider: servingProvider(input),
         strict: isStrict(input.target),
         includeUsage: options?.include_usage === true,
       });
     },
-    error(status, body) {
-      return fromErrorBody(status, body, PROVIDER_ID);
+    error(status, body, input) {
+      return fromErrorBody(status, body, servingProvider(input));
     },
   };
 

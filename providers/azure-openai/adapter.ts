@@ -64,9 +64,9 @@ function rerank(providers: Registry<ProviderAdapter>): EndpointAdapter {
       const transform = cohere().response;
       return transform ? transform(json, upstreamInput(input)) : json;
     },
-    error: (status, body, input) => {
+    error: (status, body, input, headers) => {
       const transform = cohere().error;
-      return transform ? transform(status, body, input) : Errors.upstream(status, `provider ${AZURE_PROVIDER} answered ${status}`, AZURE_PROVIDER);
+      return transform ? transform(status, body, input, headers) : Errors.upstream(status, `provider ${AZURE_PROVIDER} answered ${status}`, AZURE_PROVIDER);
     },
   };
 }

@@ -151,15 +151,15 @@ function toolResult(toolUseId: string, content: ChatMessage['content']): Content
 
 function inferenceConfig(body: Record<string, unknown>): InferenceConfig | undefined {
   const config: InferenceConfig = {};
-  let any = false;
   const maxTokens = body['max_completion_tokens'] ?? body['max_tokens'];
-  if (typeof maxTokens === 'number') { config.maxTokens = maxTokens; any = true; }
-  if (typeof body['temperature'] === 'number') { config.temperature = body['temperature']; any = true; }
-  if (typeof body['top_p'] === 'number') { config.topP = body['top_p']; any = true; }
+  if (typeof maxTokens === 'number') config.maxTokens = maxTokens;
+  if (typeof body['temperature'] === 'number') config.temperature = body['temperature'];
+  if (typeof body['top_p'] === 'number') config.topP = body['top_p'];
   const stop = body['stop'];
-  if (typeof stop === 'string') { config.stopSequences = [stop]; any = true; }
-  else if (Array.isArray(stop) && stop.length > 0) { config.stopSequences = stop as string[]; any = true; }
-  return any ? config : undefined;
+  if (typeof stop === 'string') config.stopSequences = [stop];
+  else if (Array.isArray(stop) && stop.length > 0) config.stopSequences = stop as string[];
+  for (const _ in config) return config;
+  return undefined;
 }
 
 function toolConfiguration(body: Record<string, unknown>, messages: ConverseMessage[]): ConverseRequest['toolConfig'] {

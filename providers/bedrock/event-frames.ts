@@ -6,6 +6,8 @@
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { Errors, type GatewayError } from '../../core/index.js';
+import { PROVIDER_ID } from './target.js';
 
 /** prelude (total length, headers length, prelude CRC) + message CRC */
 const MIN_FRAME = 16;
@@ -86,16 +88,29 @@ function readLength(bytes: Uint8Array, offset: number): number {
 }
 
 function checkLength(length: number): void {
-  if (length < MIN_FRAME || length > MAX_FRAME) throw new Error(`not an event-stream frame (length ${length})`);
+  if (length < MIN_FRAME || length > MAX_FRAME) throw malformed(`not an event-stream frame (length ${length})`);
 }
 
-/** Decoded event-stream messages of a byte stream; throws when it ends inside a frame or a CRC fails. */
+/** Bytes that are not the provider's protocol: a 502, as for any answer that is not the protocol. */
+function malformed(reason: string): GatewayError {
+  return Errors.badGateway(`provider ${PROVIDER_ID} sent a malformed event stream: ${reason}`, PROVIDER_ID);
+}
+
+function decode(frame: Uint8Array): EventMessage {
+  try {
+    return codec.decode(frame);
+  } catch (e) {
+    throw malformed((e as Error).message);
+  }
+}
+
+/** Decoded event-stream messages of a byte stream; a 502 GatewayError when it ends inside a frame or a frame is corrupt. */
 export async function* eventStreamMessages(source: AsyncIterable<Uint8Array>): AsyncGenerator<EventMessage> {
   const splitter = new FrameSplitter();
   for await (const chunk of source) {
-    for (const frame of splitter.push(chunk)) yield codec.decode(frame);
+    for (const frame of splitter.push(chunk)) yield decode(frame);
   }
-  if (splitter.pending) throw new Error('event stream ended inside a frame');
+  if (splitter.pending) throw malformed('it ended inside a frame');
 }
 
 /** A string header of a message (`:event-type`, `:message-type` ...). */

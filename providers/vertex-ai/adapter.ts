@@ -7,7 +7,7 @@
  */
 import {
   JsonPayload,
-  type AdapterInput, type EndpointAdapter, type ProviderAdapter, type UpstreamRequest,
+  type AdapterInput, type CompleteEndpointAdapter, type EndpointAdapter, type ProviderAdapter, type UpstreamRequest,
 } from '../../core/index.js';
 import { claudeEndpoint, isClaudeModel } from './claude.js';
 import { googleError } from './errors.js';
@@ -35,7 +35,7 @@ export function createVertexAdapter(deps: VertexAdapterDeps): ProviderAdapter {
     return {};
   };
 
-  const gemini: Required<EndpointAdapter> = {
+  const gemini: CompleteEndpointAdapter = {
     async request(input): Promise<UpstreamRequest> {
       const model = checkedModel(input.body['model']);
       const body = JSON.stringify(toGeminiRequest(input.body));
@@ -56,11 +56,11 @@ export function createVertexAdapter(deps: VertexAdapterDeps): ProviderAdapter {
   const claude = claudeEndpoint(deps.anthropic, authorization);
   const pick = (input: AdapterInput) => (isClaudeModel(input.body['model']) ? claude : gemini);
 
-  const chatComplete: Required<EndpointAdapter> = {
+  const chatComplete: CompleteEndpointAdapter = {
     request: (input) => pick(input).request(input),
     response: (body, input) => pick(input).response(body, input),
     stream: (body, input) => pick(input).stream(body, input),
-    error: (status, body, input) => pick(input).error(status, body, input),
+    error: (status, body, input, headers) => pick(input).error(status, body, input, headers),
   };
 
   return { id: PROVIDER_ID, endpoints: { chatComplete }, validateTarget };

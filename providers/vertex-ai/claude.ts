@@ -3,12 +3,12 @@
  * The Anthropic transforms are not repeated here: the `anthropic` adapter (looked up at request
  * time) builds the Messages body and reads answers, streams and errors; this file only moves the
  * call to Vertex — URL `.../publishers/anthropic/models/{model}:rawPredict`, Bearer token instead of
- * x-api-key, body without `model` and with `anthropic_version: vertex-2023-10-16` — and relabels
- * what the anthropic adapter produced as `vertex-ai`'s.
+ * x-api-key, body without `model` and with `anthropic_version: vertex-2023-10-16`. The anthropic
+ * transforms name the target's provider (`vertex-ai`) in answers and errors.
  */
 import {
-  Errors, GatewayError, JsonPayload,
-  type AdapterInput, type EndpointAdapter, type ProviderAdapter, type UpstreamRequest,
+  Errors, GatewayError,
+  type AdapterInput, type CompleteEndpointAdapter, type EndpointAdapter, type ProviderAdapter, type UpstreamRequest,
 } from '../../core/index.js';
 import { fromGoogleError, googleErrorOf, parseJsonBytes } from './errors.js';
 import { checkedModel, modelUrl, PROVIDER_ID } from './target.js';
@@ -27,7 +27,7 @@ export function isClaudeModel(model: unknown): boolean {
 export function claudeEndpoint(
   lookup: () => ProviderAdapter | undefined,
   authorization: (input: AdapterInput) => Promise<Record<string, string>>,
-): Required<EndpointAdapter> {
+): CompleteEndpointAdapter {
   // Registries are frozen after boot: the first successful lookup holds for the gateway's life.
   let anthropic: { endpoint: EndpointAdapter; builder: MessagesBuilder } | undefined;
   const messages = () => {
@@ -54,24 +54,18 @@ export function claudeEndpoint(
     },
     response(body, input) {
       const { endpoint } = messages();
-      const unified = endpoint.response ? endpoint.response(body, input) : body;
-      const value = unified.value as { provider?: unknown } | null;
-      if (value && typeof value === 'object' && 'provider' in value) {
-        value.provider = PROVIDER_ID;
-        unified.touch();
-      }
-      return unified;
+      return endpoint.response ? endpoint.response(body, input) : body;
     },
     stream(body, input) {
       const { endpoint } = messages();
-      return relabel(endpoint.stream ? endpoint.stream(body, input) : body);
+      return endpoint.stream ? endpoint.stream(body, input) : body;
     },
-    error(status, body, input) {
+    error(status, body, input, headers) {
       // Vertex's own front end (auth, quota, unknown model) answers in Google's form; the model in Anthropic's.
       const google = googleErrorOf(parseJsonBytes(body));
       if (google) return fromGoogleError(status, google);
       const { endpoint } = messages();
-      return asOurs(endpoint.error?.(status, body, input) ?? Errors.upstream(status, `provider ${PROVIDER_ID} answered ${status}`, PROVIDER_ID));
+      return asOurs(endpoint.error?.(status, body, input, headers) ?? Errors.upstream(status, `provider ${PROVIDER_ID} answered ${status}`, PROVIDER_ID));
     },
   };
 }
@@ -93,27 +87,3 @@ function asOurs<E>(error: E): E | GatewayError {
     provider: PROVIDER_ID, headers: error.headers, extra: error.extra,
   });
 }
-
-const ANTHROPIC_LABEL = Buffer.from('"provider":"anthropic"');
-const LABEL_OFFSET = '"provider":"'.length;
-
-/**
- * Streamed chunks name the provider that served them. `anthropic` and `vertex-ai` have the same
- * length, so the label is overwritten in place (first occurrence: the chunk's own key comes before
- * any content, and content strings escape their quotes), without re-parsing the chunk.
- */
-async function* relabel(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  try {
-    for await (const chunk of source) {
-      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      const at = bytes.indexOf(ANTHROPIC_LABEL);
-      if (at !== -1) bytes.write(PROVIDER_ID, at + LABEL_OFFSET, 'latin1');
-      yield chunk;
-    }
-  } catch (e) {
-    throw asOurs(e);
-  }
-}
-
-// The in-place relabel relies on equal lengths; fail at load, not on a client's stream.
-if (PROVIDER_ID.length !== 'anthropic'.length) throw new Error('vertex-ai: provider label lengths differ');

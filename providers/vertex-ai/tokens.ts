@@ -21,6 +21,8 @@ interface Cached {
   token: string;
   /** Date.now() after which the token is exchanged again. */
   refreshAt: number;
+  /** Date.now() at which the provider stops accepting it. */
+  expiresAt: number;
 }
 
 const GRANT_TYPE = encodeURIComponent('urn:ietf:params:oauth:grant-type:jwt-bearer');
@@ -29,6 +31,7 @@ const FORM_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
 export class ServiceAccountTokens {
   readonly #cache = new Map<string, Cached>();
   readonly #inflight = new Map<string, Promise<Cached>>();
+  readonly #keys = new WeakMap<ServiceAccount, string>();
   /** How many exchanges were started (for tests and metrics). */
   exchanges = 0;
 
@@ -36,7 +39,7 @@ export class ServiceAccountTokens {
 
   /** A valid access token; `signal` only stops this caller from waiting, never the shared exchange. */
   async token(sa: ServiceAccount, signal: AbortSignal): Promise<string> {
-    const key = `${sa.client_email}\n${sa.token_uri ?? ''}\n${sa.private_key}`;
+    const key = this.#keyOf(sa);
     const cached = this.#cache.get(key);
     if (cached && Date.now() < cached.refreshAt) return cached.token;
     let pending = this.#inflight.get(key);
@@ -45,7 +48,23 @@ export class ServiceAccountTokens {
       pending.then((fresh) => this.#remember(key, fresh), () => undefined);
       this.#inflight.set(key, pending);
     }
-    return (await untilAborted(pending, signal)).token;
+    try {
+      return (await untilAborted(pending, signal)).token;
+    } catch (e) {
+      // A failed refresh inside the margin: the old token is still good for a while.
+      if (cached && !signal.aborted && Date.now() < cached.expiresAt) return cached.token;
+      throw e;
+    }
+  }
+
+  /** Parsed configs are cached and frozen upstream, so the same key object comes back: build its key once. */
+  #keyOf(sa: ServiceAccount): string {
+    let key = this.#keys.get(sa);
+    if (key === undefined) {
+      key = `${sa.client_email}\n${sa.token_uri ?? ''}\n${sa.private_key}`;
+      this.#keys.set(sa, key);
+    }
+    return key;
   }
 
   #remember(key: string, fresh: Cached): void {
@@ -84,7 +103,8 @@ export class ServiceAccountTokens {
     const expiresIn = typeof parsed!['expires_in'] === 'number' ? (parsed!['expires_in'] as number) * 1000 : 3_600_000;
     // A short-lived token is still used for at least half its life.
     const margin = Math.min(this.options.refreshMarginMs, expiresIn / 2);
-    return { token, refreshAt: Date.now() + expiresIn - margin };
+    const now = Date.now();
+    return { token, refreshAt: now + expiresIn - margin, expiresAt: now + expiresIn };
   }
 }
 

@@ -189,7 +189,7 @@ describe('azure-openai rerank without provider.cohere', () => {
   let gw: TestGateway;
   before(async () => {
     mock = await startAzureMock();
-    gw = await startGateway({ plugins: [AzureOpenAIProviderPlugin] });
+    gw = await startGateway({ composition: { plugins: [AzureOpenAIProviderPlugin], disable: ['provider.cohere'] } });
   });
   after(async () => {
     await gw?.stop();

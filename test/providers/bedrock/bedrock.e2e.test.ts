@@ -8,7 +8,6 @@ import OpenAI from 'openai';
 import BedrockProviderPlugin from '../../../providers/bedrock/index.js';
 import { configHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { MOCK_AWS, startMockBedrock, type MockBedrock } from '../../fixtures/mock-bedrock.js';
-import EventStreamUpstreamShim from './upstream-shim.js';
 
 const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 const PROFILE_ARN = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-3-5-haiku-20241022-v1:0';
@@ -45,7 +44,7 @@ describe('bedrock provider end to end', () => {
   let mock: MockBedrock;
 
   before(async () => {
-    gw = await startGateway({ plugins: [BedrockProviderPlugin, EventStreamUpstreamShim] });
+    gw = await startGateway({ plugins: [BedrockProviderPlugin] });
     mock = await startMockBedrock();
   });
   after(async () => {
@@ -98,6 +97,21 @@ describe('bedrock provider end to end', () => {
       expect(reply.json.model).to.equal(PROFILE_ARN);
       expect(mock.requests[0]!.path).to.equal(`/model/${encodeURIComponent(PROFILE_ARN)}/converse`);
       expect(mock.requests[0]!.path).to.include('%3A').and.include('%2F');
+    });
+
+    it('works in direct mode from x-gw-provider and x-gw-cloudA-* headers', async () => {
+      const reply = await postJson(gw.url, '/v1/chat/completions', ASK, {
+        'content-type': 'application/json',
+        'x-gw-api-key': TEST_API_KEY,
+        'x-gw-provider': 'bedrock',
+        'x-gw-custom-host': mock.url,
+        'x-gw-cloudA-region': MOCK_AWS.region,
+        'x-gw-cloudA-access-key-id': MOCK_AWS.accessKeyId,
+        'x-gw-cloudA-secret-access-key': MOCK_AWS.secretAccessKey,
+      });
+      expect(reply.status).to.equal(200);
+      expect(reply.json.choices[0].message.content).to.equal('echo: hi');
+      expect(mock.requests[0]!.headers).to.not.have.property('x-gw-api-key');
     });
 
     it('signs each request afresh with the current date', async () => {

@@ -2,6 +2,8 @@
 import { expect } from 'chai';
 import { GatewayError } from '../../../core/index.js';
 import { converseStreamToSse } from '../../../providers/bedrock/chat-stream.js';
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { converseStreamFrames, eventFrame, exceptionFrame } from '../../fixtures/mock-bedrock.js';
 
 const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
@@ -146,6 +148,24 @@ describe('bedrock ConverseStream translation', () => {
     expect((first.error as GatewayError).status).to.equal(424);
     const internal = await failure([exceptionFrame('internalServerException', 'boom')]);
     expect((internal.error as GatewayError).status).to.equal(500);
+  });
+
+  it('throws on an event-stream error frame and on an unknown message type', async () => {
+    const codec = new EventStreamCodec(toUtf8, fromUtf8);
+    const errorFrame = codec.encode({
+      headers: {
+        ':message-type': { type: 'string', value: 'error' },
+        ':error-code': { type: 'string', value: 'InternalFailure' },
+        ':error-message': { type: 'string', value: 'stream broke' },
+      },
+      body: new Uint8Array(0),
+    });
+    const { error } = await failure([textFrames[0]!, errorFrame]);
+    expect((error as GatewayError).status).to.equal(502);
+    expect((error as GatewayError).message).to.equal('stream broke');
+    expect((error as GatewayError).type).to.equal('InternalFailure');
+    const odd = codec.encode({ headers: { ':message-type': { type: 'string', value: 'surprise' } }, body: new Uint8Array(0) });
+    expect(((await failure([odd])).error as GatewayError).message).to.match(/unknown message type "surprise"/);
   });
 
   it('fails a stream that ends before messageStop (a cut answer is not a whole one)', async () => {

@@ -2,11 +2,10 @@
 import BedrockProviderPlugin from '../../../providers/bedrock/index.js';
 import { MOCK_AWS, startMockBedrock } from '../../fixtures/mock-bedrock.js';
 import { runConformance } from '../conformance.js';
-import EventStreamUpstreamShim from './upstream-shim.js';
 
 runConformance({
   provider: 'bedrock',
-  plugins: [BedrockProviderPlugin, EventStreamUpstreamShim],
+  plugins: [BedrockProviderPlugin],
   startMock: () => startMockBedrock(),
   config: (mock) => ({
     provider: 'bedrock',

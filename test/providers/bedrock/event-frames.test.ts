@@ -88,7 +88,8 @@ describe('bedrock event-stream frames', () => {
 
   it('fails on a stream that ends inside a frame', async () => {
     const error = await decodeAll([wire.subarray(0, wire.byteLength - 3)]).then(() => undefined, (e: Error) => e);
-    expect(error?.message).to.match(/ended inside a frame/);
+    expect(error?.message).to.equal('provider bedrock sent a malformed event stream: it ended inside a frame');
+    expect((error as { status?: number }).status).to.equal(502);
     const tiny = await decodeAll([wire.subarray(0, 2)]).then(() => undefined, (e: Error) => e);
     expect(tiny?.message).to.match(/ended inside a frame/);
   });

@@ -107,6 +107,23 @@ describe('vertex-ai service-account tokens', () => {
     expect(claimsOf(calls[1]!).claims.iat).to.equal(Math.floor(Date.now() / 1000));
   });
 
+  it('keeps serving the still-valid token when a refresh inside the margin fails, never an expired one', async () => {
+    clock = sinon.useFakeTimers({ now: Date.UTC(2030, 0, 1), toFake: ['Date'] });
+    const { transport, calls } = fakeTransport([
+      { status: 200, body: { access_token: 'old', expires_in: 3600 } },
+      { status: 503, body: 'down' },
+      { status: 503, body: 'down' },
+    ]);
+    const tokens = new ServiceAccountTokens(transport, OPTIONS);
+    expect(await tokens.token(sa, never)).to.equal('old');
+    clock.tick(3600_000 - 60_000); // one minute left
+    expect(await tokens.token(sa, never)).to.equal('old');
+    clock.tick(61_000); // expired, and the endpoint is still down
+    expect((await refusal(() => tokens.token(sa, never))).status).to.equal(502);
+    expect(calls).to.have.length(3);
+    expect(await tokens.token(sa, never)).to.equal('tok-1');
+  });
+
   it('uses a short-lived token for at least half its life', async () => {
     clock = sinon.useFakeTimers({ now: Date.UTC(2030, 0, 1), toFake: ['Date'] });
     const { transport } = fakeTransport([{ status: 200, body: { access_token: 'short', expires_in: 120 } }]);

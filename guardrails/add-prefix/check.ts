@@ -1,0 +1,24 @@
+/**
+ * `default.addPrefix` (a transform): returns the text with `prefix` in front, for the runner to write
+ * back (request text on input phases, answer text on output phases). Always passes. A text that
+ * already starts with the prefix is left alone, so a retried or fallen-back attempt is not
+ * prefixed twice.
+ */
+import { defineCheck } from '../../core/index.js';
+import { AddPrefixParams } from './params.js';
+
+export const addPrefix = defineCheck({
+  id: 'default.addPrefix',
+  params: AddPrefixParams,
+  check(input, params) {
+    const text = input.response ? input.response.text : input.request.text;
+    if (text.startsWith(params.prefix)) {
+      return { verdict: true, data: { prefix: params.prefix, added: false, explanation: 'the text already starts with the prefix' } };
+    }
+    return {
+      verdict: true,
+      data: { prefix: params.prefix, added: true, explanation: 'prefix added' },
+      transformedText: params.prefix + text,
+    };
+  },
+});

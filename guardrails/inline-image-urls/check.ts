@@ -1,0 +1,51 @@
+/**
+ * `default.inlineImageUrls` (request side): checks the http(s) image URLs of a chat request before
+ * they reach a provider that would fetch them: each must answer with an image/* content-type and at
+ * most `maxSizeBytes`, within `timeoutMs`. At most MAX_IMAGES URLs are checked, in parallel.
+ * Problems are reported in `data.problems`; they fail the check only with `failOnError`.
+ * Skipped (passes) for providers not listed in `providers`.
+ */
+import { defineCheck, type Transport } from '../../core/index.js';
+import { imageUrlsOf } from './image-urls.js';
+import { inspectImage } from './inspect.js';
+import { InlineImageUrlsParams } from './params.js';
+
+export const MAX_IMAGES = 20;
+
+export interface InlineImageUrlsOptions {
+  allowPrivateNetwork: boolean;
+}
+
+export function createInlineImageUrlsCheck(transport: Transport, options: InlineImageUrlsOptions) {
+  return defineCheck({
+    id: 'default.inlineImageUrls',
+    params: InlineImageUrlsParams,
+    phases: ['beforeRequest', 'input'],
+    async check(input, params) {
+      if (params.providers && params.providers.length > 0 && !(input.provider !== undefined && params.providers.includes(input.provider))) {
+        return { verdict: true, data: { skipped: true, explanation: `provider ${input.provider ?? '(none)'} is not in providers` } };
+      }
+      const urls = imageUrlsOf(input.request.json);
+      if (urls.length === 0) return { verdict: true, data: { checked: 0, problems: [], explanation: 'no image URL in the request' } };
+      const checked = urls.slice(0, MAX_IMAGES);
+      const inspect = {
+        maxSizeBytes: params.maxSizeBytes ?? 20 * 1024 * 1024,
+        timeoutMs: params.timeoutMs ?? 30000,
+        allowPrivateNetwork: options.allowPrivateNetwork,
+      };
+      const infos = await Promise.all(checked.map((url) => inspectImage(transport, url, inspect, input.signal)));
+      const problems = infos.flatMap((info, i) => (info.problem ? [{ url: checked[i]!, problem: info.problem }] : []));
+      const failOnError = params.failOnError === true;
+      return {
+        verdict: problems.length === 0 || !failOnError,
+        data: {
+          checked: checked.length,
+          unchecked: urls.length - checked.length,
+          problems,
+          images: infos.map((info, i) => ({ url: checked[i]!, contentType: info.contentType ?? null, sizeBytes: info.sizeBytes ?? null })),
+          explanation: problems.length === 0 ? 'every image URL is a reachable image within the size limit' : `${problems.length} image URL(s) with problems`,
+        },
+      };
+    },
+  });
+}

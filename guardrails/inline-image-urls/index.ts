@@ -1,0 +1,17 @@
+/** guardrail.inline-image-urls: registers `default.inlineImageUrls`. */
+import { Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { createInlineImageUrlsCheck } from './check.js';
+
+const Options = Type.Object({
+  /** Let the check fetch URLs that resolve to loopback / private / link-local addresses (off: SSRF guard). */
+  allowPrivateNetwork: Type.Boolean({ default: false }),
+}, { additionalProperties: false });
+
+export default class InlineImageUrlsGuardrail implements Plugin<Static<typeof Options>> {
+  static readonly manifest = { id: 'guardrail.inline-image-urls', description: 'default.inlineImageUrls: image URLs of a request are reachable images of bounded size', options: Options };
+
+  apply(api: PluginApi<Static<typeof Options>>): void {
+    const check = createInlineImageUrlsCheck(api.container.resolve<Transport>(Tokens.Transport), api.options);
+    api.registries.checks.register(check.id, check, api.id);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * JSON Schema validation with ajv 8, compiled once per schema object (the params of a cached
+ * config keep their identity, so a request never compiles). One ajv per dialect, made on first use.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+let draft07: Ajv | undefined;
+let draft2020: Ajv2020 | undefined;
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** Compiles (or returns the compiled) validator; throws when the schema itself is invalid. */
+export function validatorFor(schema: Record<string, unknown>): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajvFor(schema).compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
+  const dialect = schema['$schema'];
+  if (typeof dialect === 'string' && dialect.includes('2020-12')) {
+    return (draft2020 ??= new Ajv2020({ allErrors: true, strict: false }));
+  }
+  return (draft07 ??= new Ajv({ allErrors: true, strict: false }));
+}

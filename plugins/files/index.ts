@@ -1,0 +1,51 @@
+/**
+ * feature.files: `/v1/files` (upload, list, get, content, delete). Files live on disk under
+ * `<dataDir>/files` with their records in the record store, or at the provider when the request
+ * names one with an OpenAI-compatible files API (routes.ts). Registers the file service
+ * (service.ts) for batches and fine-tuning.
+ */
+import { join } from 'node:path';
+import {
+  Tokens, Type, type Kernel, type Plugin, type PluginApi, type RecordStore, type Static, type Transport,
+} from '../../core/index.js';
+import { DiskFileService } from './disk-store.js';
+import { filesRoutes } from './routes.js';
+import { FILE_SERVICE } from './service.js';
+
+export { FILE_SERVICE } from './service.js';
+export type { FileService, FileRecord, NewFile, ProviderApi, Scope } from './service.js';
+
+const Options = Type.Object({
+  /** Largest accepted upload, bytes (413 above it). */
+  maxUploadBytes: Type.Integer({ minimum: 1, default: 512 * 1024 * 1024 }),
+  /** Folder of stored files; default `<GW_DATA_DIR>/files`. */
+  dir: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Providers with an OpenAI-compatible files API (and, for feature.batches, batches API), by id, with
+   * their default base URL; a config's `custom_host` replaces the base.
+   */
+  providers: Type.Record(Type.String(), Type.String({ minLength: 1 }), { default: { openai: 'https://api.openai.com/v1' } }),
+}, { additionalProperties: false });
+
+type Options = Static<typeof Options>;
+
+export default class FilesPlugin implements Plugin<Options> {
+  static readonly manifest = {
+    id: 'feature.files',
+    description: 'Files: multipart uploads stored on disk or forwarded to the provider',
+    dependsOn: ['store.sqlite'],
+    options: Options,
+  };
+
+  async apply(api: PluginApi<Options>): Promise<void> {
+    const store = api.container.resolve<RecordStore>(Tokens.RecordStore);
+    const transport = api.container.resolve<Transport>(Tokens.Transport);
+    const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
+    const files = new DiskFileService(store, api.options.dir ?? join(api.settings.dataDir, 'files'), transport, api.options.providers, api.logger);
+    await files.init();
+    api.container.register(FILE_SERVICE, { useValue: files });
+    for (const route of filesRoutes(files, kernel, transport, { maxUploadBytes: api.options.maxUploadBytes })) {
+      api.registries.routes.add(route);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Talking to a provider's OpenAI-compatible files API through the shared transport: which provider
+ * a config names, its credentials, multipart bodies built around a stored file, and provider errors
+ * turned into our envelope (status and message kept, `provider` set).
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  Errors, GatewayError, type ConfigNode, type Transport, type UpstreamReply, type UpstreamRequest,
+} from '../../core/index.js';
+import type { ProviderApi } from './service.js';
+
+/**
+ * The provider API a config names: a single provider (no targets) listed in `bases`, at its
+ * `custom_host` when set. Strategies and providers without such an API are answered by the gateway.
+ */
+export function providerApiOf(config: ConfigNode, bases: Readonly<Record<string, string>>): ProviderApi | undefined {
+  if (config.targets && config.targets.length > 0) return undefined;
+  const provider = config.provider;
+  if (typeof provider !== 'string' || !Object.hasOwn(bases, provider)) return undefined;
+  const base = typeof config.custom_host === 'string' ? config.custom_host : bases[provider]!;
+  const headers: Record<string, string> = {};
+  if (typeof config.api_key === 'string') headers['authorization'] = `Bearer ${config.api_key}`;
+  if (typeof config['vendorD_organization'] === 'string') headers['openai-organization'] = config['vendorD_organization'];
+  if (typeof config['vendorD_project'] === 'string') headers['openai-project'] = config['vendorD_project'];
+  return { provider, baseUrl: base.endsWith('/') ? base.slice(0, -1) : base, headers };
+}
+
+/**
+ * A streamed request body. The transport's type takes bytes only, while undici (behind it) streams
+ * any async iterable; core is asked to widen `UpstreamRequest.body` so this cast can go.
+ */
+export function streamBody(source: AsyncIterable<Uint8Array>): UpstreamRequest['body'] {
+  return source as unknown as UpstreamRequest['body'];
+}
+
+/** Sends one request to the provider; network failures become 502, provider errors keep their status. */
+export async function sendToProvider(
+  transport: Transport, api: ProviderApi, request: UpstreamRequest, signal: AbortSignal,
+): Promise<UpstreamReply> {
+  let reply: UpstreamReply;
+  try {
+    reply = await transport.send(request, signal);
+  } catch (e) {
+    if (signal.aborted) throw signal.reason ?? e;
+    throw Errors.badGateway(`provider ${api.provider} is unreachable: ${networkReason(e)}`, api.provider);
+  }
+  if (reply.status >= 400) {
+    const body = await reply.bytes().catch(() => new Uint8Array(0));
+    throw providerError(reply.status, body, api.provider);
+  }
+  return reply;
+}
+
+/** Sends and parses a JSON answer; an answer that is not JSON is a 502. */
+export async function providerJson(
+  transport: Transport, api: ProviderApi, request: UpstreamRequest, signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const reply = await sendToProvider(transport, api, request, signal);
+  const text = await reply.text();
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    /* reported below */
+  }
+  throw Errors.badGateway(`provider ${api.provider} answered ${request.method} ${new URL(request.url).pathname} with something that is not a JSON object`, api.provider);
+}
+
+const decoder = new TextDecoder();
+
+/** Reads an OpenAI-style error envelope; anything else becomes a message quoting the start of the body. */
+export function providerError(status: number, body: Uint8Array, provider: string): GatewayError {
+  const text = decoder.decode(body);
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown };
+    const err = parsed.error;
+    if (err && typeof err === 'object') {
+      const e = err as Record<string, unknown>;
+      return Errors.upstream(
+        status,
+        typeof e['message'] === 'string' ? e['message'] : `provider ${provider} answered ${status}`,
+        provider,
+        typeof e['type'] === 'string' ? e['type'] : undefined,
+        typeof e['code'] === 'string' ? e['code'] : null,
+        typeof e['param'] === 'string' ? e['param'] : null,
+      );
+    }
+    if (typeof err === 'string') return Errors.upstream(status, err, provider);
+  } catch {
+    /* not JSON */
+  }
+  const excerpt = text.trim().slice(0, 200);
+  return Errors.upstream(status, `provider ${provider} answered ${status}${excerpt ? `: ${excerpt}` : ''}`, provider);
+}
+
+/** A multipart/form-data body of text fields and one file, with its exact length. */
+export function multipartBody(
+  fields: ReadonlyArray<readonly [string, string]>,
+  file: { field: string; filename: string; bytes: number; body: AsyncIterable<Uint8Array> },
+): { contentType: string; length: number; body: AsyncIterable<Uint8Array> } {
+  const boundary = `----gw${randomBytes(16).toString('hex')}`;
+  let head = '';
+  for (const [name, value] of fields) {
+    head += `--${boundary}\r\ncontent-disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`;
+  }
+  head += `--${boundary}\r\ncontent-disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\n`
+    + 'content-type: application/octet-stream\r\n\r\n';
+  const headBytes = Buffer.from(head, 'utf8');
+  const tailBytes = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+  async function* body() {
+    yield headBytes;
+    yield* file.body;
+    yield tailBytes;
+  }
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    length: headBytes.byteLength + file.bytes + tailBytes.byteLength,
+    body: body(),
+  };
+}
+
+/** Quotes a header parameter: no quotes, backslashes or line breaks survive. */
+function quote(value: string): string {
+  return value.replace(/["\\\r\n]/g, '_');
+}
+
+function networkReason(e: unknown): string {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return err?.code ?? err?.cause?.code ?? 'network error';
+}

@@ -1,0 +1,162 @@
+/**
+ * Runs checks and hooks. Every check of every hook of a phase starts at once (they run in
+ * parallel); the phase waits for the slowest. A check that throws, times out or returns no
+ * verdict yields an errored verdict: a pass, unless its params say `failOnError: true`.
+ * Synchronous checks cost no timer and no promise.
+ *
+ * Transformations: checks of one phase all see the same text. When exactly one of them returns a
+ * transformed text, that is the result. When several do, they are run again one after another in
+ * config order, each on the text the previous one produced, so that every redaction applies.
+ */
+import type { CheckInput, CheckResult, CheckVerdict, HookResult, RequestContext } from '../../core/index.js';
+import type { CompiledCheck, CompiledHook } from './plan.js';
+
+export interface CheckRun {
+  verdict: CheckVerdict;
+  transformedText?: string;
+}
+
+export interface PhaseResult {
+  results: HookResult[];
+  /** Some hook failed. */
+  failed: boolean;
+  /** Ids of failed hooks with `deny`. */
+  denied: string[];
+  /** The phase's text after transformations, when a check changed it. */
+  transformedText?: string;
+}
+
+/** Builds the input a check sees for a given text (the same phase, another text: re-runs of transforms). */
+export type InputFor = (text: string) => CheckInput;
+
+export function runCheck(check: CompiledCheck, input: CheckInput, text: string, ctx: RequestContext): CheckRun | Promise<CheckRun> {
+  const start = performance.now();
+  let result: CheckResult | Promise<CheckResult>;
+  try {
+    result = check.impl.check(input, check.params, ctx);
+  } catch (e) {
+    return errored(check, messageOf(e), start);
+  }
+  if (!isThenable(result)) return settle(check, result, text, start);
+  const pending = result;
+  return new Promise<CheckRun>((resolve) => {
+    const timer = setTimeout(() => resolve(errored(check, `timed out after ${check.timeoutMs} ms`, start)), check.timeoutMs);
+    pending.then(
+      (r) => {
+        clearTimeout(timer);
+        resolve(settle(check, r, text, start));
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        resolve(errored(check, messageOf(e), start));
+      },
+    );
+  });
+}
+
+/** Runs the hooks' checks in parallel and folds them into hook results. */
+export async function runHooks(hooks: readonly CompiledHook[], input: CheckInput, text: string, ctx: RequestContext, inputFor: InputFor): Promise<PhaseResult> {
+  const runs: (CheckRun | Promise<CheckRun>)[] = [];
+  let pending = false;
+  for (const hook of hooks) {
+    for (const check of hook.checks) {
+      const run = runCheck(check, input, text, ctx);
+      if (!pending && isThenable(run)) pending = true;
+      runs.push(run);
+    }
+  }
+  const settled = (pending ? await Promise.all(runs) : runs) as CheckRun[];
+  const transformedText = await applyTransforms(hooks, settled, text, ctx, inputFor);
+  return fold(hooks, settled, transformedText);
+}
+
+/** Runs hooks nobody waits for; never rejects. */
+export async function runDetached(hooks: readonly CompiledHook[], input: CheckInput, text: string, ctx: RequestContext): Promise<HookResult[]> {
+  const runs: Promise<CheckRun>[] = [];
+  for (const hook of hooks) for (const check of hook.checks) runs.push(Promise.resolve(runCheck(check, input, text, ctx)));
+  const settled = await Promise.all(runs);
+  // Nobody reads a transformation made after the fact: report it as not applied.
+  for (const run of settled) if (run.verdict.transformed) run.verdict.transformed = false;
+  return fold(hooks, settled, undefined).results;
+}
+
+async function applyTransforms(
+  hooks: readonly CompiledHook[], runs: CheckRun[], text: string, ctx: RequestContext, inputFor: InputFor,
+): Promise<string | undefined> {
+  let first = -1;
+  let count = 0;
+  for (let i = 0; i < runs.length; i++) {
+    if (runs[i]!.transformedText === undefined) continue;
+    if (first === -1) first = i;
+    count++;
+  }
+  if (count === 0) return undefined;
+  if (count === 1) return runs[first]!.transformedText;
+  const checks = hooks.flatMap((h) => h.checks);
+  let current = text;
+  for (let i = first; i < runs.length; i++) {
+    if (runs[i]!.transformedText === undefined) continue;
+    const again = await runCheck(checks[i]!, inputFor(current), current, ctx);
+    runs[i] = again;
+    if (again.transformedText !== undefined) current = again.transformedText;
+  }
+  return current === text ? undefined : current;
+}
+
+function fold(hooks: readonly CompiledHook[], runs: readonly CheckRun[], transformedText: string | undefined): PhaseResult {
+  const results: HookResult[] = [];
+  const denied: string[] = [];
+  let failed = false;
+  let at = 0;
+  for (const hook of hooks) {
+    const checks: CheckVerdict[] = [];
+    let verdict = true;
+    let transformed = false;
+    let time = 0;
+    for (let c = 0; c < hook.checks.length; c++) {
+      const v = runs[at++]!.verdict;
+      if (!v.verdict) verdict = false;
+      if (v.transformed) transformed = true;
+      if (v.execution_time > time) time = v.execution_time;
+      checks.push(v);
+    }
+    const feedback = verdict ? hook.onSuccess : hook.onFail;
+    const result: HookResult = { id: hook.id, type: hook.type, verdict, deny: hook.deny, async: hook.async, checks, execution_time: time };
+    if (feedback) result.feedback = feedback;
+    if (transformed) result.transformed = true;
+    results.push(result);
+    if (!verdict) {
+      failed = true;
+      if (hook.deny) denied.push(hook.id);
+    }
+  }
+  return transformedText === undefined ? { results, failed, denied } : { results, failed, denied, transformedText };
+}
+
+function settle(check: CompiledCheck, r: CheckResult, text: string, start: number): CheckRun {
+  if (r === null || typeof r !== 'object' || typeof r.verdict !== 'boolean') {
+    return errored(check, 'the check returned no verdict', start);
+  }
+  const verdict: CheckVerdict = { id: check.id, verdict: r.verdict, data: r.data ?? null, execution_time: elapsed(start) };
+  if (typeof r.transformedText === 'string' && r.transformedText !== text) {
+    verdict.transformed = true;
+    return { verdict, transformedText: r.transformedText };
+  }
+  return { verdict };
+}
+
+function errored(check: CompiledCheck, message: string, start: number): CheckRun {
+  return { verdict: { id: check.id, verdict: !check.failOnError, data: null, error: { message }, execution_time: elapsed(start) } };
+}
+
+function elapsed(start: number): number {
+  return Math.round(performance.now() - start);
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
