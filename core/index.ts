@@ -11,6 +11,7 @@ export * from './schema.js';
 export * from './settings.js';
 export * from './sse.js';
 export * from './unified.js';
+export * from './rerank.js';
 export * from './guardrails.js';
 export * from './cache.js';
 export * from './di.js';

@@ -8,6 +8,7 @@
  * The answer's documents are taken from the request by index, so they are exact whatever Bedrock echoes.
  */
 import { randomUUID } from 'node:crypto';
+import { rankedResults, type RerankAnswer } from '../../core/index.js';
 import type { RerankRequest, RerankResponse, RerankSource } from './wire.js';
 import { PROVIDER_ID } from './target.js';
 
@@ -15,21 +16,6 @@ import { PROVIDER_ID } from './target.js';
 const DOCUMENTS_PER_SEARCH_UNIT = 100;
 
 type Document = string | Record<string, unknown>;
-
-export interface UnifiedRerankResult {
-  index: number;
-  relevance_score: number;
-  document?: { text: string };
-}
-
-export interface UnifiedRerank {
-  object: 'list';
-  results: UnifiedRerankResult[];
-  model: string;
-  id: string;
-  usage: { search_units: number };
-  provider: string;
-}
 
 /** AWS partition of a region, for ARNs. */
 function partition(region: string): string {
@@ -88,25 +74,13 @@ function textSource(text: string): RerankSource {
   return { type: 'INLINE', inlineDocumentSource: { type: 'TEXT', textDocument: { text } } };
 }
 
-function documentText(doc: Document | undefined): string {
-  if (typeof doc === 'string') return doc;
-  if (doc && typeof doc['text'] === 'string') return doc['text'];
-  return doc === undefined ? '' : JSON.stringify(doc);
-}
-
-export function fromBedrockRerank(answer: RerankResponse, request: Record<string, unknown>): UnifiedRerank {
+export function fromBedrockRerank(answer: RerankResponse, request: Record<string, unknown>): RerankAnswer {
   if (!answer || typeof answer !== 'object' || !Array.isArray(answer.results)) throw new Error('no results in the Rerank answer');
   const documents = request['documents'] as Document[];
-  const withDocuments = request['return_documents'] !== false;
-  const results: UnifiedRerankResult[] = answer.results.map((r) => ({
-    index: r.index,
-    relevance_score: r.relevanceScore,
-    ...(withDocuments ? { document: { text: documentText(documents[r.index]) } } : {}),
-  }));
-  results.sort((a, b) => b.relevance_score - a.relevance_score);
+  const scores = answer.results.map((r) => ({ index: r.index, relevance_score: r.relevanceScore }));
   return {
     object: 'list',
-    results,
+    results: rankedResults(scores, request),
     model: String(request['model']),
     id: `rerank-${randomUUID()}`,
     usage: { search_units: Math.max(1, Math.ceil(documents.length / DOCUMENTS_PER_SEARCH_UNIT)) },

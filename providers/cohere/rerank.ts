@@ -7,30 +7,12 @@
  * object's `text`) unless `return_documents` is false (Cohere v2 returns no documents); usage
  * `search_units` from `meta.billed_units`.
  */
+import { rankedResults, rerankDocumentTexts } from '../../core/index.js';
+
 type Json = Record<string, unknown>;
-type Doc = string | ({ text: string } & Json);
-
-export function documentTexts(body: Json): string[] {
-  const docs = body['documents'] as Doc[];
-  const fields = body['rank_fields'] as string[] | undefined;
-  const out = new Array<string>(docs.length);
-  for (let i = 0; i < docs.length; i++) out[i] = documentText(docs[i]!, fields);
-  return out;
-}
-
-function documentText(doc: Doc, fields: string[] | undefined): string {
-  if (typeof doc === 'string') return doc;
-  if (!fields?.length) return doc.text;
-  const lines: string[] = [];
-  for (const field of fields) {
-    const value = doc[field];
-    if (value !== undefined) lines.push(`${field}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-  }
-  return lines.join('\n');
-}
 
 export function toCohereRerank(body: Json): Json {
-  const out: Json = { model: body['model'], query: body['query'], documents: documentTexts(body) };
+  const out: Json = { model: body['model'], query: body['query'], documents: rerankDocumentTexts(body) };
   if (body['top_n'] !== undefined) out['top_n'] = body['top_n'];
   if (body['max_tokens_per_doc'] !== undefined) out['max_tokens_per_doc'] = body['max_tokens_per_doc'];
   const extra = body['provider_params'] as Json | undefined;
@@ -43,44 +25,14 @@ interface CohereRerankResponse {
   meta?: { billed_units?: { search_units?: number } };
 }
 
-export interface RerankResult {
-  index: number;
-  relevance_score: number;
-  document?: { text: string };
-}
-
 export function fromCohereRerank(value: CohereRerankResponse, body: Json, provider: string, fallbackId: () => string): Json {
   if (!Array.isArray(value.results)) throw new Error('no results');
-  const results = rankedResults(value.results, body);
   return {
     object: 'list',
-    results,
+    results: rankedResults(value.results, body),
     model: body['model'],
     id: value.id ?? fallbackId(),
     usage: { search_units: value.meta?.billed_units?.search_units ?? 0 },
     provider,
   };
-}
-
-/** Checked, sorted by score (ties by index), cut to top_n, with document text unless return_documents is false. */
-export function rankedResults(raw: { index?: unknown; relevance_score?: unknown }[], body: Json): RerankResult[] {
-  const count = (body['documents'] as unknown[]).length;
-  const results: RerankResult[] = raw.map((r) => {
-    const { index, relevance_score: score } = r;
-    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count || typeof score !== 'number') {
-      throw new Error(`result ${JSON.stringify(r)} names no document`);
-    }
-    return { index, relevance_score: score };
-  });
-  results.sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
-  const topN = body['top_n'];
-  if (typeof topN === 'number' && results.length > topN) results.length = topN;
-  if (body['return_documents'] !== false) {
-    const docs = body['documents'] as Doc[];
-    for (const r of results) {
-      const doc = docs[r.index]!;
-      r.document = { text: typeof doc === 'string' ? doc : doc.text };
-    }
-  }
-  return results;
 }
