@@ -93,7 +93,7 @@ export default class PromptsPlugin implements Plugin<Options> {
       if (issue) throw Errors.invalidBody(issue.path, issue.rule);
       const { variables, version, ...overrides } = body as { variables: Record<string, unknown>; version?: number };
       const prompt = await find(ctx, version);
-      return { prompt, data: { ...renderPrompt(prompt, variables), ...overrides } };
+      return { prompt, data: renderPrompt(prompt, variables, overrides) };
     };
 
     routes.add({
@@ -129,7 +129,7 @@ export default class PromptsPlugin implements Plugin<Options> {
       if (expected.endpoint !== endpoint) throw Errors.invalidConfig('prompt_id', `prompt "${id}" is a ${prompt.kind} template: send it to ${expected.path}`);
       const { variables = {}, ...client } = ctx.body;
       if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) throw Errors.invalidBody('variables', 'must be an object');
-      ctx.body = { ...renderPrompt(prompt, variables as Record<string, unknown>), ...client };
+      ctx.body = renderPrompt(prompt, variables as Record<string, unknown>, client);
       ctx.stream = ctx.body['stream'] === true;
     });
   }

@@ -64,8 +64,18 @@ export function compilePrompt(id: string, version: number, createdAt: number, te
   });
 }
 
-/** The template with its texts rendered; a missing top-level variable is a 400 naming it. */
-export function renderPrompt(prompt: CompiledPrompt, variables: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The template with its texts rendered, then `overrides` (the caller's fields) on top. A missing
+ * top-level variable is a 400 naming it; when the caller sends its own messages (or prompt) the
+ * template's texts are not used, so nothing is rendered and no variable is needed.
+ */
+export function renderPrompt(prompt: CompiledPrompt, variables: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
+  const textKey = prompt.kind === 'chat' ? 'messages' : 'prompt';
+  if (overrides[textKey] !== undefined) return { ...prompt.template, ...overrides };
+  return { ...renderTexts(prompt, variables), ...overrides };
+}
+
+function renderTexts(prompt: CompiledPrompt, variables: Record<string, unknown>): Record<string, unknown> {
   for (const name of prompt.required) {
     if (!hasVariable(variables, name)) throw Errors.invalidBody(`variables.${name}`, `is required by prompt "${prompt.id}" (version ${prompt.version})`);
   }

@@ -62,6 +62,23 @@ export const scenarios: Scenario[] = [
     connections: 32,
   },
   {
+    name: 'stream-load',
+    description: 'streamed chat under load (32 connections): OpenAI-format stream passed through, vs the bare proxy',
+    path: '/v1/chat/completions',
+    body: { ...chatBody, stream: true },
+    baseline: 'proxy',
+    connections: 32,
+  },
+  {
+    name: 'anthropic-stream',
+    description: 'streamed chat translated from Anthropic events to chat.completion.chunk, vs the bare proxy passing an OpenAI stream',
+    path: '/v1/chat/completions',
+    body: { ...chatBody, stream: true },
+    extraHeaders: { 'x-gw-provider': 'anthropic' },
+    baseline: 'proxy',
+    connections: 32,
+  },
+  {
     name: 'stream',
     description: 'streamed chat, upstream waits 50 ms before each of 6 events: time to first byte proves no buffering',
     path: '/v1/chat/completions',

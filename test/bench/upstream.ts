@@ -40,6 +40,26 @@ const events = [
   'data: [DONE]\n\n',
 ];
 
+// The same answer in Anthropic's Messages format, for scenarios that measure translation.
+const anthropicMessage = Buffer.from(
+  JSON.stringify({
+    id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude-bench',
+    content: [{ type: 'text', text: 'Hello from the bench upstream.' }],
+    stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 9, output_tokens: 7 },
+  }),
+);
+const anthropicEvent = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const anthropicEvents = [
+  anthropicEvent('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude-bench', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } }),
+  anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+  anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hello' } }),
+  anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ' from the' } }),
+  anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ' bench upstream.' } }),
+  anthropicEvent('content_block_stop', { index: 0 }),
+  anthropicEvent('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 7 } }),
+  anthropicEvent('message_stop', {}),
+];
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const server = createServer((req, res) => {
@@ -52,9 +72,15 @@ const server = createServer((req, res) => {
     } catch {
       // a non-JSON body gets the plain answer
     }
+    const anthropic = req.url?.endsWith('/messages') === true;
     if (!stream) {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': completion.length });
-      return res.end(completion);
+      const body = anthropic ? anthropicMessage : completion;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      return res.end(body);
+    }
+    if (anthropic) {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      return res.end(anthropicEvents.join(''));
     }
     // Headers go out at once, so a client's first body byte marks the first chunk, not the headers.
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });

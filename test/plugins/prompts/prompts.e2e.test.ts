@@ -100,8 +100,8 @@ describe('feature.prompts (end to end)', () => {
       ['an unclosed section', { ...GREETING, messages: [{ role: 'user', content: 'Hi {{#name}}' }] }, 'body.messages.0.content: is not a valid template: Unclosed section "name"'],
       ['an unclosed tag in a text part', { ...GREETING, messages: [{ role: 'user', content: [{ type: 'text', text: 'x {{name' }] }] }, 'body.messages.0.content.0.text: is not a valid template: Unclosed tag'],
       ['a partial', { ...GREETING, messages: [{ role: 'user', content: '{{> header}}' }] }, 'partials are not supported'],
-      ['a temperature over 2', { ...GREETING, temperature: 2.5 }, 'body.temperature: must be a number <= 2 or null'],
-      ['top_p over 1', { ...GREETING, top_p: 1.5 }, 'body.top_p: must be a number <= 1 or null'],
+      ['a temperature over 2', { ...GREETING, temperature: 2.5 }, 'body.temperature: must be a number >= 0 and <= 2 or null'],
+      ['top_p over 1', { ...GREETING, top_p: 1.5 }, 'body.top_p: must be a number >= 0 and <= 1 or null'],
       ['5 stop sequences', { ...GREETING, stop: ['a', 'b', 'c', 'd', 'e'] }, 'body.stop: must be a string, an array of at most 4 strings or null'],
       ['n of 0', { ...GREETING, n: 0 }, 'body.n: must be an integer >= 1 and <= 128 or null'],
       ['variables in a template', { ...GREETING, variables: {} }, 'body.variables: is not a template field'],
@@ -356,7 +356,7 @@ describe('feature.prompts (end to end)', () => {
     });
 
     it('without prompt_id the body is validated as always', async () => {
-      const res = await chat({ variables: {} }, {});
+      const res = await chat({ model: 'm', variables: {} }, {});
       expect(res.status).to.equal(400);
       expect(res.json.error.message).to.include('body.messages: is required');
     });

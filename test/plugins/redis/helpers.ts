@@ -52,6 +52,9 @@ export interface OwnRedis {
   port: number;
   /** SIGKILL: the way a crashed Redis goes away. */
   kill(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a Redis that keeps its connections open but answers nothing. */
+  pause(): void;
+  resume(): void;
 }
 
 /** A private redis-server (no persistence) on `port`, resolved once it accepts connections. */
@@ -80,7 +83,10 @@ export async function startRedisServer(port: number): Promise<OwnRedis> {
     kill: () => new Promise<void>((resolve) => {
       if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
       proc.once('exit', () => resolve());
+      proc.kill('SIGCONT');
       proc.kill('SIGKILL');
     }),
+    pause: () => void proc.kill('SIGSTOP'),
+    resume: () => void proc.kill('SIGCONT'),
   };
 }

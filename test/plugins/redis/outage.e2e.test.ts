@@ -64,6 +64,24 @@ describe('store.redis: Redis going away (end to end)', function () {
     await eventually(async () => cacheStatus(await chat('after the outage')) === 'HIT');
   });
 
+  it('bounds each lookup by the command time-out when Redis stops answering', async () => {
+    redis = await startRedisServer(await freePort());
+    gw = await start(redis.url);
+    await chat('a stalled redis');
+    await eventually(async () => cacheStatus(await chat('a stalled redis')) === 'HIT');
+    redis.pause();
+    try {
+      const started = performance.now();
+      const reply = await chat('a stalled redis');
+      const elapsed = performance.now() - started;
+      expect(reply.status).to.equal(200);
+      expect(cacheStatus(reply)).to.equal('MISS');
+      expect(elapsed).to.be.within(150, 800); // the 200 ms command time-out, then the provider
+    } finally {
+      redis.resume();
+    }
+  });
+
   it('boots with Redis unreachable and serves misses', async () => {
     const port = await freePort(); // nothing listens there
     const started = performance.now();
