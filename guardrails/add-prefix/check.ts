@@ -4,7 +4,7 @@
  * already starts with the prefix is left alone, so a retried or fallen-back attempt is not
  * prefixed twice.
  */
-import { defineCheck } from '../../core/index.js';
+import { defineCheck, type Issue } from '../../core/index.js';
 import { AddPrefixParams } from './params.js';
 
 export const addPrefix = defineCheck({
@@ -20,5 +20,10 @@ export const addPrefix = defineCheck({
       data: { prefix: params.prefix, added: true, explanation: 'prefix added' },
       transformedText: params.prefix + text,
     };
+  },
+  validate(params: AddPrefixParams): Issue[] {
+    // The runner writes a text back line by line onto the messages it came from; an extra line
+    // would make it merge every message into the last one.
+    return /[\r\n]/.test(params.prefix) ? [{ path: 'prefix', rule: 'must not contain line breaks' }] : [];
   },
 });

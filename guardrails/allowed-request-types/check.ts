@@ -29,7 +29,7 @@ function toList(value: string | string[] | undefined): string[] {
   return items.map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
-export const allowedRequestTypes = Object.assign(defineCheck({
+export const allowedRequestTypes = defineCheck({
   id: 'default.allowedRequestTypes',
   params: AllowedRequestTypesParams,
   phases: ['beforeRequest', 'input'],
@@ -55,7 +55,6 @@ export const allowedRequestTypes = Object.assign(defineCheck({
       },
     };
   },
-}), {
   validate(params: AllowedRequestTypesParams): Issue[] {
     const { allowed, blocked } = { allowed: toList(params.allowedTypes), blocked: toList(params.blockedTypes) };
     const both = allowed.filter((t) => blocked.includes(t));

@@ -5,7 +5,7 @@
 import { defineCheck, type Issue } from '../../core/index.js';
 import { CharacterCountParams } from './params.js';
 
-export const characterCount = Object.assign(defineCheck({
+export const characterCount = defineCheck({
   id: 'default.characterCount',
   params: CharacterCountParams,
   check(input, params) {
@@ -23,7 +23,6 @@ export const characterCount = Object.assign(defineCheck({
       },
     };
   },
-}), {
   validate(params: CharacterCountParams): Issue[] {
     return (params.minCharacters ?? 0) > (params.maxCharacters ?? 9999999) ? [{ path: 'minCharacters', rule: 'must be <= maxCharacters' }] : [];
   },

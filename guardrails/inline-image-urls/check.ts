@@ -30,7 +30,7 @@ export function createInlineImageUrlsCheck(transport: Transport, options: Inline
       const checked = urls.slice(0, MAX_IMAGES);
       const inspect = {
         maxSizeBytes: params.maxSizeBytes ?? 20 * 1024 * 1024,
-        timeoutMs: params.timeoutMs ?? 30000,
+        timeoutMs: Math.min(params.timeoutMs ?? 30000, ownDeadlineMs(params.timeout ?? 31000)),
         allowPrivateNetwork: options.allowPrivateNetwork,
       };
       const infos = await Promise.all(checked.map((url) => inspectImage(transport, url, inspect, input.signal)));
@@ -48,4 +48,12 @@ export function createInlineImageUrlsCheck(transport: Transport, options: Inline
       };
     },
   });
+}
+
+/**
+ * The check's own deadline, a little before `timeout`: the runner stops waiting at `timeout` (it
+ * reads the same param), and the check must be the one that decides what a slow service means.
+ */
+function ownDeadlineMs(timeout: number): number {
+  return Math.max(1, timeout - Math.min(100, Math.ceil(timeout / 10)));
 }

@@ -10,7 +10,7 @@ import { validatorFor } from './validators.js';
 
 const MAX_ERRORS = 10;
 
-export const jsonSchema = Object.assign(defineCheck({
+export const jsonSchema = defineCheck({
   id: 'default.jsonSchema',
   params: JsonSchemaParams,
   check(input, params) {
@@ -37,7 +37,6 @@ export const jsonSchema = Object.assign(defineCheck({
       data: { not, jsonFound: candidates.length > 0, valid, explanation, ...(valid ? {} : { validationErrors: errors }) },
     };
   },
-}), {
   validate(params: JsonSchemaParams): Issue[] {
     try {
       validatorFor(params.schema);

@@ -34,7 +34,7 @@ export function createLassoCheck(transport: Transport) {
       if (params.conversationId) headers['lasso-conversation-id'] = params.conversationId;
       if (params.userId) headers['lasso-user-id'] = params.userId;
       const timeout = params.timeout ?? 10000;
-      const deadline = AbortSignal.any([input.signal, AbortSignal.timeout(timeout)]);
+      const deadline = AbortSignal.any([input.signal, AbortSignal.timeout(ownDeadlineMs(timeout))]);
       let reply;
       try {
         reply = await transport.send({ url: urlOf(params), method: 'POST', headers, body: JSON.stringify({ messages: conversationOf(input) }) }, deadline);
@@ -64,4 +64,12 @@ export function createLassoCheck(transport: Transport) {
       };
     },
   });
+}
+
+/**
+ * The check's own deadline, a little before `timeout`: the runner stops waiting at `timeout` (it
+ * reads the same param), and the check must be the one that decides what a slow service means.
+ */
+function ownDeadlineMs(timeout: number): number {
+  return Math.max(1, timeout - Math.min(100, Math.ceil(timeout / 10)));
 }

@@ -6,7 +6,7 @@
 import { defineCheck, type Issue } from '../../core/index.js';
 import { ModelRulesParams } from './params.js';
 
-export const modelRules = Object.assign(defineCheck({
+export const modelRules = defineCheck({
   id: 'default.modelRules',
   params: ModelRulesParams,
   phases: ['beforeRequest', 'input'],
@@ -42,7 +42,6 @@ export const modelRules = Object.assign(defineCheck({
       },
     };
   },
-}), {
   validate(params: ModelRulesParams): Issue[] {
     const hasDefaults = (params.rules.defaults?.length ?? 0) > 0;
     const hasMetadata = params.rules.metadata !== undefined && Object.keys(params.rules.metadata).length > 0;

@@ -15,7 +15,7 @@ import { failingCategories, type ModerationResult } from './verdict.js';
 const MODERATE: EndpointDef = { id: 'moderate', validate: () => [], streamable: false };
 
 export function createModerationCheck(registries: Registries, transport: Transport) {
-  return Object.assign(defineCheck({
+  return defineCheck({
     id: 'default.moderation',
     params: ModerationParams,
     async check(input, params, ctx) {
@@ -24,7 +24,7 @@ export function createModerationCheck(registries: Registries, transport: Transpo
       const adapter = registries.providers.get(params.provider)?.endpoints['moderate'];
       if (!adapter) throw new Error(`moderation: provider "${params.provider}" has no moderation endpoint`);
       const timeout = params.timeout ?? 10000;
-      const signal = AbortSignal.any([input.signal, AbortSignal.timeout(timeout)]);
+      const signal = AbortSignal.any([input.signal, AbortSignal.timeout(ownDeadlineMs(timeout))]);
       const endpoint = registries.endpoints.get('moderate') ?? MODERATE;
       const target = targetFor(params, ctx);
       const body: Record<string, unknown> = params.model ? { input: text, model: params.model } : { input: text };
@@ -59,7 +59,6 @@ export function createModerationCheck(registries: Registries, transport: Transpo
         },
       };
     },
-  }), {
     validate(params: ModerationParams): Issue[] {
       const adapter = registries.providers.get(params.provider);
       if (!adapter) return [{ path: 'provider', rule: `unknown provider "${params.provider}" (loaded: ${registries.providers.keys().join(', ')})` }];
@@ -80,4 +79,12 @@ function targetFor(params: ModerationParams, ctx: RequestContext): Target {
   if (customHost !== undefined) target['custom_host'] = customHost;
   Object.defineProperty(target, '$path', { value: 'guardrail:default.moderation', enumerable: false });
   return target as unknown as Target;
+}
+
+/**
+ * The check's own deadline, a little before `timeout`: the runner stops waiting at `timeout` (it
+ * reads the same param), and the check must be the one that decides what a slow service means.
+ */
+function ownDeadlineMs(timeout: number): number {
+  return Math.max(1, timeout - Math.min(100, Math.ceil(timeout / 10)));
 }

@@ -18,7 +18,8 @@ export const DETECTORS: readonly Detector[] = [
   {
     category: 'email',
     placeholder: '[EMAIL]',
-    pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g,
+    // Unicode letters allowed in both parts (internationalised addresses).
+    pattern: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)*\.\p{L}{2,}/gu,
   },
   {
     category: 'credit_card',

@@ -17,7 +17,7 @@ function regexOf(params: RegexMatchParams): RegExp {
   return regex;
 }
 
-export const regexMatch = Object.assign(defineCheck({
+export const regexMatch = defineCheck({
   id: 'default.regexMatch',
   params: RegexMatchParams,
   check(input, params) {
@@ -36,7 +36,6 @@ export const regexMatch = Object.assign(defineCheck({
       },
     };
   },
-}), {
   validate(params: RegexMatchParams): Issue[] {
     return regexIssue(params.rule, params.caseInsensitive ? 'i' : '', 'rule');
   },

@@ -22,7 +22,7 @@ function regexOf(params: RegexReplaceParams): RegExp {
   return regex;
 }
 
-export const regexReplace = Object.assign(defineCheck({
+export const regexReplace = defineCheck({
   id: 'default.regexReplace',
   params: RegexReplaceParams,
   check(input, params) {
@@ -36,7 +36,6 @@ export const regexReplace = Object.assign(defineCheck({
     const data = { rule: params.rule, replacements: count, explanation: count > 0 ? `${count} match(es) replaced` : 'no match' };
     return count > 0 ? { verdict, data, transformedText: replaced } : { verdict, data };
   },
-}), {
   validate(params: RegexReplaceParams): Issue[] {
     try {
       new RegExp(params.rule, flagsOf(params));

@@ -19,7 +19,7 @@ function matchersOf(params: RequiredMetadataKeyPairsParams): readonly [string, M
   return matchers;
 }
 
-export const requiredMetadataKeyPairs = Object.assign(defineCheck({
+export const requiredMetadataKeyPairs = defineCheck({
   id: 'default.requiredMetadataKeyPairs',
   params: RequiredMetadataKeyPairsParams,
   check(input, params) {
@@ -51,7 +51,6 @@ export const requiredMetadataKeyPairs = Object.assign(defineCheck({
       },
     };
   },
-}), {
   validate(params: RequiredMetadataKeyPairsParams): Issue[] {
     if ((params.matchType ?? 'exact') !== 'regex') return [];
     for (const [key, expected] of Object.entries(params.metadataPairs)) {

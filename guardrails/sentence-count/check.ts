@@ -3,7 +3,7 @@ import { defineCheck, type Issue } from '../../core/index.js';
 import { countSentences } from './count.js';
 import { SentenceCountParams } from './params.js';
 
-export const sentenceCount = Object.assign(defineCheck({
+export const sentenceCount = defineCheck({
   id: 'default.sentenceCount',
   params: SentenceCountParams,
   check(input, params) {
@@ -21,7 +21,6 @@ export const sentenceCount = Object.assign(defineCheck({
       },
     };
   },
-}), {
   validate(params: SentenceCountParams): Issue[] {
     return (params.minSentences ?? 0) > (params.maxSentences ?? 99999) ? [{ path: 'minSentences', rule: 'must be <= maxSentences' }] : [];
   },

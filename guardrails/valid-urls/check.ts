@@ -34,7 +34,7 @@ export function createValidUrlsCheck(transport: Transport, options: ValidUrlsOpt
       return `host does not resolve (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
     }
     const timeout = params.timeout ?? 3000;
-    const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(ownDeadlineMs(timeout))]);
     try {
       const reply = await transport.send({ url: parsed.href, method: 'GET', headers: { accept: '*/*' } }, deadline);
       await reply.dump().catch(() => undefined);
@@ -71,4 +71,12 @@ export function createValidUrlsCheck(transport: Transport, options: ValidUrlsOpt
       };
     },
   });
+}
+
+/**
+ * The check's own deadline, a little before `timeout`: the runner stops waiting at `timeout` (it
+ * reads the same param), and the check must be the one that decides what a slow service means.
+ */
+function ownDeadlineMs(timeout: number): number {
+  return Math.max(1, timeout - Math.min(100, Math.ceil(timeout / 10)));
 }

@@ -12,7 +12,7 @@ import { WebhookParams } from './params.js';
 const MAX_REPLY_BYTES = 1 << 20;
 
 export function createWebhookCheck(transport: Transport) {
-  return Object.assign(defineCheck({
+  return defineCheck({
     id: 'default.webhook',
     params: WebhookParams,
     async check(input, params) {
@@ -28,7 +28,6 @@ export function createWebhookCheck(transport: Transport) {
         return { verdict: !deny, data: { webhookURL: url, error: (e as Error).message, failedClosed: deny, durationMs: elapsed(started) } };
       }
     },
-  }), {
     validate: (params: WebhookParams): Issue[] => endpointIssues(params),
   });
 }
@@ -51,7 +50,7 @@ function payload(input: CheckInput, policyId: string | undefined): string {
 async function callWebhook(
   transport: Transport, url: string, headers: Record<string, string>, body: string, signal: AbortSignal, timeoutMs: number,
 ): Promise<{ verdict: boolean; data?: unknown }> {
-  const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(ownDeadlineMs(timeoutMs))]);
   let reply;
   try {
     reply = await transport.send({ url, method: 'POST', headers, body }, deadline);
@@ -82,4 +81,12 @@ async function callWebhook(
 
 function elapsed(started: number): number {
   return Math.round(performance.now() - started);
+}
+
+/**
+ * The check's own deadline, a little before `timeout`: the runner stops waiting at `timeout` (it
+ * reads the same param), and the check must be the one that decides what a slow service means.
+ */
+function ownDeadlineMs(timeout: number): number {
+  return Math.max(1, timeout - Math.min(100, Math.ceil(timeout / 10)));
 }

@@ -3,7 +3,7 @@ import { defineCheck, type Issue } from '../../core/index.js';
 import { countWords } from './count.js';
 import { WordCountParams } from './params.js';
 
-export const wordCount = Object.assign(defineCheck({
+export const wordCount = defineCheck({
   id: 'default.wordCount',
   params: WordCountParams,
   check(input, params) {
@@ -21,7 +21,6 @@ export const wordCount = Object.assign(defineCheck({
       },
     };
   },
-}), {
   validate(params: WordCountParams): Issue[] {
     return (params.minWords ?? 0) > (params.maxWords ?? 99999) ? [{ path: 'minWords', rule: 'must be <= maxWords' }] : [];
   },

@@ -34,8 +34,23 @@ export function encodeEntry(meta: EntryMeta, body: Uint8Array | string): Uint8Ar
   return out;
 }
 
+/**
+ * Entries already decoded, by stored value: a memory store hands out the same bytes on every hit,
+ * so a hot entry's metadata is parsed once. Values from Redis are new each time and simply parse.
+ */
+const decoded = new WeakMap<Uint8Array, Entry | null>();
+
 /** The entry, or undefined when it is malformed, of another version, or expired at `now`. */
 export function decodeEntry(value: Uint8Array, now: number): Entry | undefined {
+  let entry = decoded.get(value);
+  if (entry === undefined) {
+    entry = parseEntry(value) ?? null;
+    decoded.set(value, entry);
+  }
+  return entry && entry.meta.expires_at > now ? entry : undefined;
+}
+
+function parseEntry(value: Uint8Array): Entry | undefined {
   const end = value.indexOf(NEWLINE);
   if (end <= 0) return undefined;
   let meta: EntryMeta;
@@ -44,6 +59,6 @@ export function decodeEntry(value: Uint8Array, now: number): Entry | undefined {
   } catch {
     return undefined;
   }
-  if (meta === null || typeof meta !== 'object' || meta.v !== 1 || !(typeof meta.expires_at === 'number' && meta.expires_at > now)) return undefined;
+  if (meta === null || typeof meta !== 'object' || meta.v !== 1 || typeof meta.expires_at !== 'number') return undefined;
   return { meta, body: value.subarray(end + 1) };
 }

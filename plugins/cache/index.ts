@@ -22,7 +22,8 @@ import {
   type CacheStore, type Plugin, type PluginApi, type Static,
 } from '../../core/index.js';
 import { STATUS_HEADER, NAMESPACE_HEADER, REFRESH_HEADER } from './headers.js';
-import { commitPending, withCache, type CacheDeps } from './runner.js';
+import { commitPending } from './commit.js';
+import { withCache, type CacheDeps } from './runner.js';
 import { newState } from './state.js';
 import { rateLimitedWarning } from './warn.js';
 
@@ -85,6 +86,6 @@ export default class CachePlugin implements Plugin<CacheOptions> {
       return withCache(run, mode, maxAge, deps);
     });
 
-    api.hooks.onResponse.tapPromise(api.id, (ctx, response, completion) => commitPending(ctx, response, completion, deps));
+    api.hooks.onResponse.tap(api.id, (ctx, response, completion) => commitPending(ctx, response, completion, deps));
   }
 }

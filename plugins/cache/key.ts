@@ -21,6 +21,21 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** Digests of the secrets seen lately: the same key arrives on request after request. */
+const secretDigests = new Map<string, string>();
+const MAX_SECRET_DIGESTS = 1024;
+
+function secretDigest(value: unknown): string {
+  const text = typeof value === 'string' ? value : canonicalJson(value);
+  let digest = secretDigests.get(text);
+  if (digest === undefined) {
+    digest = 'sha256:' + sha256Hex(text).slice(0, 32);
+    if (secretDigests.size >= MAX_SECRET_DIGESTS) secretDigests.delete(secretDigests.keys().next().value!);
+    secretDigests.set(text, digest);
+  }
+  return digest;
+}
+
 /** Canonical JSON of what identifies the upstream that answers for this target. */
 export function providerIdentity(target: Target): string {
   const fields: Record<string, unknown> = {};
@@ -28,9 +43,7 @@ export function providerIdentity(target: Target): string {
     if (!CREDENTIAL_KEY_PATTERN.test(name)) continue;
     const value = target[name];
     if (value === undefined) continue;
-    fields[name] = SECRET_FIELD.test(name)
-      ? 'sha256:' + sha256Hex(typeof value === 'string' ? value : canonicalJson(value)).slice(0, 32)
-      : value;
+    fields[name] = SECRET_FIELD.test(name) ? secretDigest(value) : value;
   }
   return canonicalJson(fields);
 }

@@ -23,12 +23,13 @@ export interface CacheState {
   readonly refresh: boolean;
   lastBody?: object;
   lastBodyJson?: string;
-  readonly pending: PendingWrite[];
+  /** Created by the first miss that has something to store. */
+  pending?: PendingWrite[];
 }
 
 export function newState(ctx: RequestContext): CacheState {
   const { namespace, refresh } = readCacheHeaders(ctx.request.headers);
-  const state: CacheState = { namespace, refresh, pending: [] };
+  const state: CacheState = { namespace, refresh };
   ctx.locals.set(CACHE_STATE, state);
   return state;
 }

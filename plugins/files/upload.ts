@@ -58,7 +58,8 @@ function parseParts(files: DiskFileService, source: Readable, contentType: strin
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        limits: { fileSize: maxBytes, files: 1, fields: 16, fieldSize: 1024, parts: 32 },
+        // busboy signals its limit on reaching it; one byte more lets a file of exactly maxBytes through.
+        limits: { fileSize: maxBytes + 1, files: 1, fields: 16, fieldSize: 1024, parts: 32 },
       });
     } catch (e) {
       return reject(Errors.invalidBody('', `is not valid multipart/form-data (${(e as Error).message})`));
@@ -91,7 +92,7 @@ function parseParts(files: DiskFileService, source: Readable, contentType: strin
       const filename = (info.filename || 'file').slice(0, MAX_FILENAME);
       current = part;
       part.once('limit', () => part.destroy(Errors.payloadTooLarge(maxBytes)));
-      writing = files.write(id, part).then(
+      writing = files.write(id, part, maxBytes).then(
         (bytes) => {
           parts.upload = { id, filename, bytes };
         },

@@ -83,14 +83,11 @@ export class GuardrailRunner {
     const out = target.output_guardrails ? this.#plan('output_guardrails', target.output_guardrails) : undefined;
     const after = target.after_request_hooks ? this.#plan('after_request_hooks', target.after_request_hooks) : undefined;
     const response = outcome.response!;
+    if (response.stream && !out?.blocking && !after?.blocking) return this.#observe(outcome, attempt, [out, after]);
     const state = this.#state(attempt);
     if (response.stream) {
-      if (!out?.blocking && !after?.blocking) return this.#observe(outcome, attempt, [out, after]);
       const hold = await holdStream(response.stream, this.options.maxHeldStreamBytes);
-      if (hold.kind === 'failed') {
-        const message = String((hold.error['error'] as Obj)['message'] ?? 'the provider stream failed');
-        return errorOutcome(Errors.badGateway(message, outcome.provider), outcome);
-      }
+      if (hold.kind === 'failed') return errorOutcome(Errors.badGateway(hold.message, outcome.provider), outcome);
       if (hold.kind === 'too-large') {
         state.done = true;
         const blocking = [...(out?.sync ?? []), ...(after?.sync ?? [])].filter((h) => h.deny);

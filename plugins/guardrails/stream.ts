@@ -7,8 +7,6 @@
  *   passed (no blocking hook): chunks go to the client as they come; a copy of their bytes is kept
  *     and the verdicts are computed when the stream ends, for the logs only.
  */
-import { SSE_DONE, sseData } from '../../core/index.js';
-
 type Obj = Record<string, unknown>;
 
 export interface HeldStream {
@@ -22,39 +20,49 @@ export interface HeldStream {
 export type HoldResult =
   | { kind: 'held'; stream: HeldStream }
   | { kind: 'too-large' }
-  | { kind: 'failed'; error: Obj };
+  | { kind: 'failed'; message: string };
 
-/** Reads the whole stream, up to `maxBytes`; a provider error event turns into `failed`. */
+/** Reads the whole stream, up to `maxBytes`; a provider error (event or thrown) turns into `failed`. */
 export async function holdStream(source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<HoldResult> {
   const chunks: Uint8Array[] = [];
   let bytes = 0;
-  for await (const chunk of source) {
-    bytes += chunk.byteLength;
-    // Breaking out of for-await closes the source (the upstream connection is released).
-    if (bytes > maxBytes) return { kind: 'too-large' };
-    chunks.push(chunk);
+  try {
+    for await (const chunk of source) {
+      bytes += chunk.byteLength;
+      // Leaving for-await early closes the source (the upstream connection is released).
+      if (bytes > maxBytes) return { kind: 'too-large' };
+      chunks.push(chunk);
+    }
+  } catch (e) {
+    return { kind: 'failed', message: `the provider stream failed: ${e instanceof Error ? e.message : String(e)}` };
   }
   const events = parseEvents(chunks);
   for (const e of events) {
-    const error = e.json?.['error'];
-    if (error && typeof error === 'object') return { kind: 'failed', error: e.json! };
+    const error = e.json?.['error'] as Obj | undefined;
+    if (error && typeof error === 'object') {
+      return { kind: 'failed', message: typeof error['message'] === 'string' ? error['message'] : 'the provider stream failed' };
+    }
   }
   return { kind: 'held', stream: { chunks, events, answer: assemble(events) } };
 }
 
-/** The held chunks as they came, or rewritten so that each choice's content is `texts[index]`. */
+/**
+ * The held stream in one write (it is all here: no reason to dribble it out): the bytes as they
+ * came, or rewritten so that each choice's content is `texts[index]`.
+ */
 export async function* replay(held: HeldStream, texts?: ReadonlyMap<number, string>): AsyncGenerator<Uint8Array> {
   if (!texts) {
-    yield* held.chunks;
+    yield held.chunks.length === 1 ? held.chunks[0]! : Buffer.concat(held.chunks);
     return;
   }
   const written = new Set<number>();
+  let out = '';
   for (const event of held.events) {
     const json = event.json;
     if (!json) continue;
     const choices = json['choices'];
     if (!Array.isArray(choices)) {
-      yield sseData(event.data);
+      out += `data: ${event.data}\n\n`;
       continue;
     }
     const rewritten = choices.map((c: Obj) => {
@@ -69,9 +77,9 @@ export async function* replay(held: HeldStream, texts?: ReadonlyMap<number, stri
       written.add(index);
       return key === 'delta' ? { ...c, delta: { ...delta, content: piece } } : { ...c, text: piece };
     });
-    yield sseData({ ...json, choices: rewritten });
+    out += `data: ${JSON.stringify({ ...json, choices: rewritten })}\n\n`;
   }
-  yield SSE_DONE;
+  yield Buffer.from(out + 'data: [DONE]\n\n', 'utf8');
 }
 
 /**

@@ -7,9 +7,11 @@ import {
   Errors, type GatewayRequest, type GatewayResponse, type Kernel, type RequestContext, type Router,
 } from '../../core/index.js';
 
+const NO_LOCALS: ReadonlyMap<symbol, unknown> = new Map();
+
 export async function dispatchInference(
   kernel: Kernel, routes: Router, ctx: RequestContext, path: string, body: Record<string, unknown>,
-  locals: ReadonlyMap<symbol, unknown> = new Map(),
+  locals: ReadonlyMap<symbol, unknown> = NO_LOCALS,
 ): Promise<GatewayResponse> {
   const match = routes.match('POST', path);
   if (!match.route) throw Errors.unavailable(`${path} is not served by this gateway (load endpoints.inference)`);

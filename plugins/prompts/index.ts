@@ -32,6 +32,7 @@ type Options = Static<typeof Options>;
 
 /** Set on requests this plugin dispatches itself: their body is rendered already. */
 const RENDERED = Symbol('feature.prompts.rendered');
+const NOTHING = Promise.resolve();
 
 const ENDPOINT_PATHS: Readonly<Record<CompiledPrompt['kind'], { endpoint: string; path: string }>> = {
   chat: { endpoint: 'chatComplete', path: '/v1/chat/completions' },
@@ -116,11 +117,8 @@ export default class PromptsPlugin implements Plugin<Options> {
       else if (parsePromptRef(node.prompt_id) === undefined) issues.push({ path: at, rule: 'must be a prompt id (letters, digits, _ . -), optionally followed by @version' });
     });
 
-    api.hooks.prepareBody.tapPromise({ name: api.id, stage: Stage.CONFIG }, async (ctx) => {
-      const ref = ctx.config?.prompt_id;
-      if (ref === undefined || ctx.locals.has(RENDERED)) return;
-      const endpoint = ctx.endpoint?.id;
-      if (endpoint !== 'chatComplete' && endpoint !== 'complete') return;
+    const renderConfigPrompt = async (ctx: RequestContext, ref: string): Promise<void> => {
+      const endpoint = ctx.endpoint!.id;
       const { id, version } = parsePromptRef(ref)!;
       const org = organisation(ctx);
       const prompt = version === undefined ? await prompts.latest(org, id) : await prompts.version(org, id, version);
@@ -131,6 +129,15 @@ export default class PromptsPlugin implements Plugin<Options> {
       if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) throw Errors.invalidBody('variables', 'must be an object');
       ctx.body = renderPrompt(prompt, variables as Record<string, unknown>, client);
       ctx.stream = ctx.body['stream'] === true;
+    };
+
+    // Every inference request passes here: without prompt_id it costs one property read, no new promise.
+    api.hooks.prepareBody.tapPromise({ name: api.id, stage: Stage.CONFIG }, (ctx) => {
+      const ref = ctx.config?.prompt_id;
+      if (ref === undefined || ctx.locals.has(RENDERED)) return NOTHING;
+      const endpoint = ctx.endpoint?.id;
+      if (endpoint !== 'chatComplete' && endpoint !== 'complete') return NOTHING;
+      return renderConfigPrompt(ctx, ref);
     });
   }
 }

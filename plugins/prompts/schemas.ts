@@ -75,8 +75,9 @@ const render = compile(Type.Object({
 /** A PUT body before patching: only its own shape (what the template will be is checked after the backfill). */
 export function putIssue(body: Record<string, unknown>): Issue | undefined {
   if (!put.check(body)) return put.issues(body, 1)[0];
+  const fields: Record<string, unknown> = body;
   for (const key of RESERVED_KEYS) {
-    if (key !== 'patch' && body[key] !== undefined) return { path: key, rule: 'is not a template field' };
+    if (key !== 'patch' && fields[key] !== undefined) return { path: key, rule: 'is not a template field' };
   }
   return undefined;
 }

@@ -33,6 +33,15 @@ const chatBody = {
   max_tokens: 16,
 };
 
+/** The three cheap built-in checks of the `guardrails` scenario, as an inline guardrail's keys. */
+function cheapChecks(rule: string): Record<string, unknown> {
+  return {
+    'default.regexMatch': { rule },
+    'default.wordCount': { minWords: 1, maxWords: 200 },
+    'default.requiredMetadataKeyPairs': { metadataPairs: { team: 'bench' } },
+  };
+}
+
 export const scenarios: Scenario[] = [
   {
     name: 'chat',
@@ -76,6 +85,33 @@ export const scenarios: Scenario[] = [
     body: { ...chatBody, stream: true },
     extraHeaders: { 'x-gw-provider': 'anthropic' },
     baseline: 'proxy',
+    connections: 32,
+  },
+  {
+    name: 'cache-hit',
+    description: 'the chat request answered from the response cache (cache: simple, memory store; the probe fills it) vs the bare proxy',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    extraHeaders: { 'x-gw-config': JSON.stringify({ cache: { mode: 'simple' } }) },
+    baseline: 'proxy',
+    connections: 32,
+  },
+  {
+    name: 'guardrails',
+    description: 'chat with three cheap checks (regex, word count, required metadata) as blocking input and output guardrails, vs plain chat',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    extraHeaders: {
+      'x-gw-metadata': JSON.stringify({ team: 'bench' }),
+      'x-gw-config': JSON.stringify({
+        provider: 'openai',
+        api_key: 'sk-bench',
+        custom_host: '{{upstream}}/v1',
+        input_guardrails: [{ id: 'input-checks', deny: true, ...cheapChecks('\\w') }],
+        output_guardrails: [{ id: 'output-checks', deny: true, ...cheapChecks('Hello') }],
+      }),
+    },
+    baseline: 'chat',
     connections: 32,
   },
   {

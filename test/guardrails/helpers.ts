@@ -82,17 +82,17 @@ export async function bootChecks(cls: PluginClass, load: LoadOptions = {}): Prom
 }
 
 /** The registered check with its params typed as given. */
-export function checkFrom<P = any>(runtime: Runtime, id: string): TestableCheck<P> {
+export function checkFrom<P = Record<string, unknown>>(runtime: Runtime, id: string): TestableCheck<P> {
   const check = runtime.registries.checks.get(id);
   if (!check) throw new Error(`check ${id} is not registered (have: ${runtime.registries.checks.keys().join(', ')})`);
   return check as TestableCheck<P>;
 }
 
-/** A check as tests see it: the optional config-time `validate` the checks expose. */
-export type TestableCheck<P> = GuardrailCheck<P> & { validate?(params: P): Issue[] };
+/** A registered check with its params typed. */
+export type TestableCheck<P> = GuardrailCheck<P>;
 
 /** Loads one plugin that needs nothing else and returns its check. */
-export async function loadCheck<P = any>(cls: PluginClass, id: string, load: LoadOptions = {}): Promise<{ check: TestableCheck<P>; runtime: Runtime }> {
+export async function loadCheck<P = Record<string, unknown>>(cls: PluginClass, id: string, load: LoadOptions = {}): Promise<{ check: TestableCheck<P>; runtime: Runtime }> {
   const runtime = await bootChecks(cls, load);
   return { check: checkFrom<P>(runtime, id), runtime };
 }

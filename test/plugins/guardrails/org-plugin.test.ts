@@ -4,7 +4,7 @@
  * exercised over HTTP — and unit-tested by calling its checks directly.
  */
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,46 +13,8 @@ import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js'
 import { configHeaders, postJson, TEST_API_KEY } from '../../helpers/gateway.js';
 import { chat, leaf } from './harness.js';
 
-/** The README example, verbatim but for the import specifier ('gw' there). */
-const ACME_GUARDS = `
-import { defineCheck, defineGuardrailPlugin, Type } from 'gw';
-
-const escape = (s) => s.replace(/[.*+?^\${}()|[\\]\\\\]/g, '\\\\$&');
-// One RegExp per params list: params are validated once per config and then reused.
-const patterns = new WeakMap();
-function patternOf(words) {
-  let re = patterns.get(words);
-  if (!re) patterns.set(words, (re = new RegExp(\`\\\\b(?:\${words.map(escape).join('|')})\\\\b\`, 'gi')));
-  return re;
-}
-const textOf = (input) => (input.response ? input.response.text : input.request.text);
-
-/** Fails when the text names a competitor. */
-export const noCompetitors = defineCheck({
-  id: 'acme.noCompetitors',
-  params: Type.Object({ names: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }) }),
-  check(input, { names }) {
-    const found = textOf(input).match(patternOf(names)) ?? [];
-    return { verdict: found.length === 0, data: { found } };
-  },
-});
-
-/** Replaces internal project code names (a transformation); always passes. */
-export const redactCodeNames = defineCheck({
-  id: 'acme.redactCodeNames',
-  params: Type.Object({
-    codeNames: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-    replacement: Type.String({ default: '[internal project]' }),
-  }),
-  check(input, { codeNames, replacement }) {
-    const text = textOf(input);
-    const transformedText = text.replace(patternOf(codeNames), replacement);
-    return { verdict: true, data: { redacted: transformedText !== text }, transformedText };
-  },
-});
-
-export default defineGuardrailPlugin({ id: 'acme.guards', checks: [noCompetitors, redactCodeNames] });
-`;
+/** The README example (kept next to this test), importing the package as `gw`. */
+const EXAMPLE = join(process.cwd(), 'test/plugins/guardrails/acme-guards.mjs');
 
 describe('guardrails: an organisation plugin loaded by path', () => {
   let dir: string;
@@ -72,7 +34,10 @@ describe('guardrails: an organisation plugin loaded by path', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gw-acme-'));
     const entryUrl = pathToFileURL(join(process.cwd(), 'dist/host/index.js')).href;
-    await writeFile(join(dir, 'acme-guards.mjs'), ACME_GUARDS.replace("from 'gw'", `from '${entryUrl}'`));
+    const source = await readFile(EXAMPLE, 'utf8');
+    expect(source).to.contain("from 'gw'");
+    // Outside the source tree 'gw' would come from node_modules; here it is the built entry.
+    await writeFile(join(dir, 'acme-guards.mjs'), source.replace("from 'gw'", `from '${entryUrl}'`));
     // The runner is named by path until it is a built-in (then the preset loads it).
     const plugins: string[] = BUILTIN_PLUGINS['guardrails.runner'] ? [] : [join(process.cwd(), 'dist/plugins/guardrails/index.js')];
     plugins.push('./acme-guards.mjs');
@@ -109,15 +74,17 @@ describe('guardrails: an organisation plugin loaded by path', () => {
   });
 
   it("rejects bad params for the organisation's checks with a 400 when the config is loaded", async () => {
-    const res = await ask('hi', leaf(mock, { input_guardrails: [{ 'acme.noCompetitors': { names: [] } }] }));
-    expect(res.status).to.equal(400);
-    expect(res.json.error.message).to.equal('config.input_guardrails.0.acme.noCompetitors.names: must have at least 1 item(s)');
+    const empty = await ask('hi', leaf(mock, { input_guardrails: [{ 'acme.noCompetitors': { names: [] } }] }));
+    expect(empty.status).to.equal(400);
+    expect(empty.json.error.message).to.equal('config.input_guardrails.0.acme.noCompetitors.names: must have at least 1 item(s)');
+    const regex = await ask('hi', leaf(mock, { output_guardrails: [{ 'acme.redactCodeNames': { codeNames: ['a|b'] } }] }));
+    expect(regex.json.error.message).to.equal('config.output_guardrails.0.acme.redactCodeNames.codeNames.0: must match ^[\\w -]+$');
   });
 
   it('its checks can be unit-tested by calling them directly', async () => {
     const mod = await import(pathToFileURL(join(dir, 'acme-guards.mjs')).href);
     const input = { phase: 'input', request: { json: {}, text: 'initech and Falcon' }, metadata: {}, endpoint: 'chatComplete', signal: AbortSignal.timeout(1000) };
     expect(mod.noCompetitors.check(input, { names: ['Initech'] })).to.deep.equal({ verdict: false, data: { found: ['initech'] } });
-    expect(mod.redactCodeNames.check(input, { codeNames: ['Falcon'], replacement: '***' }).transformedText).to.equal('initech and ***');
+    expect(mod.redactCodeNames.check(input, { codeNames: ['Falcon'], replacement: '***' })).to.deep.equal({ verdict: true, transformedText: 'initech and ***' });
   });
 });

@@ -81,7 +81,7 @@ describe('guardrails.runner: streams', () => {
       expect(sseData(res.text).at(-1)).to.equal('[DONE]');
       // Held: nothing is sent before the provider finished (7 events, 40 ms apart).
       expect(res.firstByteMs).to.be.above(5 * CHUNK_DELAY_MS);
-      expect(res.totalMs - res.firstByteMs).to.be.below(CHUNK_DELAY_MS);
+      expect(res.totalMs - res.firstByteMs).to.be.below(2 * CHUNK_DELAY_MS);
     });
 
     it('the OpenAI SDK parses a released stream', async () => {

@@ -1,6 +1,7 @@
 /** feature.prompts end to end: versions, patch, render, the prompt completions route and prompt_id in configs. */
 import { expect } from 'chai';
 import OpenAI from 'openai';
+import sinon from 'sinon';
 import PromptsPlugin from '../../../plugins/prompts/index.js';
 import {
   configHeaders, directHeaders, postJson, startGateway, TEST_API_KEY, type JsonReply, type TestGateway,
@@ -377,5 +378,35 @@ describe('feature.prompts (end to end)', () => {
       const res = await request('GET', `${gw.url}/v1/prompts/${id}`, undefined, { 'content-type': 'application/json' });
       expect(res.status).to.equal(401);
     });
+  });
+});
+
+describe('feature.prompts with two gateway instances', () => {
+  let a: TestGateway | undefined;
+  let b: TestGateway | undefined;
+  after(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('another instance renders a new version after at most latestTtlMs', async () => {
+    a = await startGateway({ plugins: [{ use: PromptsPlugin, options: { latestTtlMs: 60_000 } }] });
+    b = await startGateway({ plugins: [PromptsPlugin], env: { GW_DATA_DIR: a.dataDir } });
+    const put = (gw: TestGateway, content: string) => request('PUT', `${gw.url}/v1/prompts/shared`, { model: 'm', messages: [{ role: 'user', content }] });
+    const rendered = async (gw: TestGateway) => (await request('POST', `${gw.url}/v1/prompts/shared/render`, { variables: {} })).json.data.messages[0].content;
+    // Only Date is faked: the cache reads the clock, the servers keep their real timers.
+    const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
+    try {
+      await put(a, 'one');
+      expect(await rendered(a)).to.equal('one');
+      expect((await put(b, 'two')).json.version).to.equal(2);
+      expect(await rendered(b)).to.equal('two');
+      clock.tick(59_999);
+      expect(await rendered(a)).to.equal('one');
+      clock.tick(1);
+      expect(await rendered(a)).to.equal('two');
+    } finally {
+      clock.restore();
+    }
   });
 });

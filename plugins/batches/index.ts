@@ -1,0 +1,101 @@
+/**
+ * feature.batches: `/v1/batches` (create, get, cancel, list). Provider batches are forwarded
+ * (provider.ts); gateway-managed batches run every input line through the gateway's own pipeline
+ * with bounded concurrency, survive restarts, and write OpenAI-format output and error files
+ * (run.ts). Records live in the record store; the config a batch runs with is sealed with the
+ * secret box.
+ */
+import {
+  Tokens, Type, type Kernel, type Plugin, type PluginApi, type RecordStore, type Static,
+} from '../../core/index.js';
+import { systemClock, type Clock } from './clock.js';
+import { BatchManager } from './manager.js';
+import { FILE_SERVICE, type FileService, type SecretBox } from './ports.js';
+import { ProviderBatches } from './provider.js';
+import { BatchRepo } from './repo.js';
+import { batchRoutes } from './routes.js';
+
+export type { Clock } from './clock.js';
+
+const Options = Type.Object({
+  /** Lines of one managed batch in flight at once. */
+  concurrency: Type.Integer({ minimum: 1, maximum: 1024, default: 8 }),
+  /** Requests per input file (OpenAI's limit). */
+  maxLines: Type.Integer({ minimum: 1, default: 50_000 }),
+  /** Longest input line, bytes. */
+  maxLineBytes: Type.Integer({ minimum: 1024, default: 10 * 1024 * 1024 }),
+  /** Validation problems reported in `errors.data`. */
+  maxReportedErrors: Type.Integer({ minimum: 1, default: 100 }),
+  /** Window of an `immediate` batch (`24h` is 86400 s), seconds, counted from created_at. */
+  immediateWindowSeconds: Type.Integer({ minimum: 1, default: 24 * 3600 }),
+  /** Provider ids whose OpenAI-compatible API has `/batches` (base URLs come from feature.files). */
+  batchProviders: Type.Array(Type.String({ minLength: 1 }), { default: ['openai'] }),
+  /** How often running batches are checked against their window. */
+  expiryCheckIntervalMs: Type.Integer({ minimum: 1, default: 60_000 }),
+  /** Delay after boot before unfinished batches resume. */
+  resumeDelayMs: Type.Integer({ minimum: 0, default: 250 }),
+  /** How long shutdown waits for running batches to record finished lines. */
+  shutdownTimeoutMs: Type.Integer({ minimum: 0, default: 10_000 }),
+}, { additionalProperties: false });
+
+type Options = Static<typeof Options>;
+
+export default class BatchesPlugin implements Plugin<Options> {
+  static readonly manifest = {
+    id: 'feature.batches',
+    description: 'Batches: forwarded to the provider or run by the gateway',
+    dependsOn: ['store.sqlite', 'feature.files', 'security.secret-box'],
+    options: Options,
+  };
+
+  #manager?: BatchManager;
+
+  /** `clock` is for tests (expiry); the loader constructs plugins without arguments. */
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  async apply(api: PluginApi<Options>): Promise<void> {
+    const options = api.options;
+    const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
+    const files = api.container.resolve<FileService>(FILE_SERVICE);
+    const box = api.container.resolve<SecretBox>(Tokens.SecretBox);
+    const repo = new BatchRepo(api.container.resolve<RecordStore>(Tokens.RecordStore));
+    await repo.init();
+    const manager = new BatchManager({
+      kernel,
+      routes: api.registries.routes,
+      repo,
+      files,
+      clock: this.clock,
+      logger: api.logger,
+      options: {
+        concurrency: options.concurrency,
+        maxLines: options.maxLines,
+        maxLineBytes: options.maxLineBytes,
+        maxReportedErrors: options.maxReportedErrors,
+      },
+    }, box, {
+      expiryCheckIntervalMs: options.expiryCheckIntervalMs,
+      resumeDelayMs: options.resumeDelayMs,
+      shutdownTimeoutMs: options.shutdownTimeoutMs,
+    });
+    this.#manager = manager;
+    const routes = batchRoutes({
+      kernel,
+      routes: api.registries.routes,
+      repo,
+      files,
+      box,
+      clock: this.clock,
+      manager,
+      providerBatches: new ProviderBatches(repo, files, box, this.clock),
+      batchProviders: new Set(options.batchProviders),
+      immediateWindowSeconds: options.immediateWindowSeconds,
+    });
+    for (const route of routes) api.registries.routes.add(route);
+    manager.startTimers();
+  }
+
+  async close(): Promise<void> {
+    await this.#manager?.close();
+  }
+}

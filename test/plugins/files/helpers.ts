@@ -1,0 +1,97 @@
+/** Shared by the files and batches tests: a gateway with the three plugins, uploads, polling. */
+import SecretBoxPlugin from '../../../plugins/secret-box/index.js';
+import FilesPlugin from '../../../plugins/files/index.js';
+import BatchesPlugin from '../../../plugins/batches/index.js';
+import { startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../../helpers/gateway.js';
+import type { PluginEntry } from '../../../host/index.js';
+
+export const KEY_HEADERS = Object.freeze({ 'x-gw-api-key': TEST_API_KEY });
+
+export interface FeatureOptions {
+  files?: Record<string, unknown>;
+  batches?: Record<string, unknown>;
+  /** Replaces the batches plugin class (e.g. one built with a fake clock). */
+  batchesClass?: typeof BatchesPlugin;
+  extra?: PluginEntry[];
+  env?: Record<string, string>;
+  start?: Omit<StartOptions, 'plugins' | 'env'>;
+}
+
+export function featurePlugins(options: FeatureOptions = {}): PluginEntry[] {
+  return [
+    SecretBoxPlugin,
+    { use: FilesPlugin, options: options.files ?? {} },
+    { use: options.batchesClass ?? BatchesPlugin, options: { resumeDelayMs: 0, ...options.batches } },
+    ...(options.extra ?? []),
+  ];
+}
+
+export function startFeatureGateway(options: FeatureOptions = {}): Promise<TestGateway> {
+  return startGateway({ ...options.start, plugins: featurePlugins(options), env: options.env });
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  json: any;
+  text: string;
+}
+
+export async function call(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Reply> {
+  const init: RequestInit = { method, headers: { ...KEY_HEADERS, ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' || body instanceof FormData ? body : JSON.stringify(body);
+    if (!(body instanceof FormData)) (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, init);
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+/** A multipart body; `purpose: null` leaves the purpose out. */
+export function form(content: string | Uint8Array, purpose: string | null = 'batch', filename = 'input.jsonl'): FormData {
+  const data = new FormData();
+  if (purpose !== null) data.append('purpose', purpose);
+  data.append('file', new Blob([content]), filename);
+  return data;
+}
+
+export async function upload(base: string, content: string | Uint8Array, purpose = 'batch', headers: Record<string, string> = {}): Promise<any> {
+  const reply = await call(base, 'POST', '/v1/files', headers, form(content, purpose));
+  if (reply.status !== 200) throw new Error(`upload failed: ${reply.status} ${reply.text}`);
+  return reply.json;
+}
+
+export async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000, stepMs = 10): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+/** JSONL chat lines `{custom_id: prefix-i, ...}`. */
+export function chatLines(count: number, prefix = 'req', extra: (i: number) => Record<string, unknown> = () => ({})): string {
+  let out = '';
+  for (let i = 0; i < count; i++) {
+    out += JSON.stringify({
+      custom_id: `${prefix}-${i}`,
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: `line ${i}` }], ...extra(i) },
+    }) + '\n';
+  }
+  return out;
+}
+
+export function parseJsonl(text: string): any[] {
+  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+}
