@@ -10,6 +10,12 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'store.sqlite': () => import('../plugins/store-sqlite/index.js'),
   'auth.api-key': () => import('../plugins/auth-api-key/index.js'),
   'state.memory': () => import('../plugins/state-memory/index.js'),
+  'cache.store-memory': () => import('../plugins/cache-memory/index.js'),
+  // After the memory stores: with GW_REDIS_URL it takes over their tokens.
+  'store.redis': () => import('../plugins/redis/index.js'),
+  'cache.core': () => import('../plugins/cache/index.js'),
+  'cache.simple': () => import('../plugins/cache-simple/index.js'),
+  'cache.semantic': () => import('../plugins/cache-semantic/index.js'),
   'policy.circuit-breaker': () => import('../plugins/circuit-breaker/index.js'),
   'policy.retry': () => import('../plugins/retry/index.js'),
   'policy.request-timeout': () => import('../plugins/request-timeout/index.js'),

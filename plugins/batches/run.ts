@@ -46,7 +46,10 @@ export class BatchRun {
   #row: BatchRow;
   #stop: StopReason | undefined;
   #failure: unknown;
-  readonly #abort = new AbortController();
+  /** Set once the run must drop what is in flight (shutdown, expiry, failure). */
+  #aborted: unknown;
+  /** One controller per line in flight, as each live request has its own signal (no listeners pile up on a shared one). */
+  readonly #lines = new Set<AbortController>();
   #inFlight = 0;
   #wake: (() => void) | undefined;
 
@@ -75,14 +78,18 @@ export class BatchRun {
   expireIfDue(): void {
     if (this.#stop !== undefined || !this.#due()) return;
     this.#stop = 'expire';
-    this.#abort.abort(Errors.unavailable(`batch ${this.id} expired`));
-    this.#wakeUp();
+    this.#abortLines(Errors.unavailable(`batch ${this.id} expired`));
   }
 
   /** Gateway shutdown: abort in-flight lines without recording them; the batch resumes at the next start. */
   shutdown(): void {
     this.#stop = 'shutdown';
-    this.#abort.abort(Errors.unavailable('the gateway is shutting down'));
+    this.#abortLines(Errors.unavailable('the gateway is shutting down'));
+  }
+
+  #abortLines(reason: unknown): void {
+    this.#aborted ??= reason;
+    for (const line of this.#lines) line.abort(reason);
     this.#wakeUp();
   }
 
@@ -125,14 +132,17 @@ export class BatchRun {
     const scope = { organisationId: row.organisation_id, workspaceId: row.workspace_id };
     let local = (await files.get(row.input_file_id, scope))?.id;
     if (local === undefined && this.sealed.api) {
+      const controller = this.#track();
       try {
         local = (await files.pullFromProvider(row.input_file_id, this.sealed.api, {
           purpose: 'batch', filename: `${row.input_file_id}.jsonl`, scope,
-        }, this.#abort.signal)).id;
+        }, controller.signal)).id;
       } catch (e) {
         if (this.#stop === 'shutdown') return undefined;
         await this.#fail([lineError(null, 'invalid_input_file', `input file ${row.input_file_id} could not be fetched from the provider: ${(e as Error).message}`, 'input_file_id')]);
         return undefined;
+      } finally {
+        this.#lines.delete(controller);
       }
     }
     if (local === undefined) {
@@ -173,19 +183,21 @@ export class BatchRun {
   }
 
   #spawn(plan: LinePlan, line: ParsedLine, recorder: LineRecorder): void {
+    const controller = this.#track();
     this.#inFlight++;
-    dispatchLine(this.deps.kernel, plan, line, this.#abort.signal)
+    dispatchLine(this.deps.kernel, plan, line, controller.signal)
       .then((result) => {
         // Aborted (shutdown, expiry): the line is not finished; it runs again or is reported as expired.
-        if (this.#abort.signal.aborted) return undefined;
+        if (this.#aborted !== undefined) return undefined;
         return recorder.record({ line: line.no, ok: result.ok ? LineState.OK : LineState.FAILED, result: result.text });
       })
       .catch((e: unknown) => {
         this.#failure ??= e;
         this.#stop = 'error';
-        this.#abort.abort(Errors.internal());
+        this.#abortLines(Errors.internal());
       })
       .finally(() => {
+        this.#lines.delete(controller);
         this.#inFlight--;
         this.#wakeUp();
       });
@@ -255,6 +267,14 @@ export class BatchRun {
     } catch {
       /* the store itself is failing: the batch resumes at the next start */
     }
+  }
+
+  /** A signal for one piece of work in flight (a line, fetching the input) that the run can abort. */
+  #track(): AbortController {
+    const controller = new AbortController();
+    this.#lines.add(controller);
+    if (this.#aborted !== undefined) controller.abort(this.#aborted);
+    return controller;
   }
 
   #plan(): LinePlan {

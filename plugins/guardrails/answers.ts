@@ -32,12 +32,42 @@ export function errorOutcome(error: GatewayError, from?: Outcome): Outcome {
   return outcome;
 }
 
-/** The outcome with a new response: status (246 on failure) and, for a JSON answer, `hook_results`. */
-export function finalOutcome(outcome: Outcome, response: GatewayResponse, failed: boolean, json?: Record<string, unknown>, results?: HookResults): Outcome {
+/** The outcome with a new response and its status (246 when a hook failed). */
+export function finalOutcome(outcome: Outcome, response: GatewayResponse, failed: boolean): Outcome {
   const status = failed ? HOOKS_FAILED_STATUS : response.status;
-  const next: GatewayResponse = { ...response, status };
-  if (json) next.json = JsonPayload.of(results ? { ...json, hook_results: results } : json);
-  return { ...outcome, status, response: next };
+  return { ...outcome, status, response: { ...response, status } };
+}
+
+/** A JSON answer with `hook_results` added: the value when it changed, else the original bytes spliced. */
+export function withHookResults(json: JsonPayload, results: HookResults, changed?: Record<string, unknown>): JsonPayload | undefined {
+  if (changed) return JsonPayload.of({ ...changed, hook_results: results });
+  // Re-serialising an unchanged answer would cost more than everything the checks do.
+  const raw = json.bytes();
+  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  const end = lastNonSpace(bytes, bytes.length - 1);
+  if (bytes[firstNonSpace(bytes)] !== OPEN || end < 0 || bytes[end] !== CLOSE) return undefined;
+  const empty = bytes[lastNonSpace(bytes, end - 1)] === OPEN;
+  const tail = Buffer.from(`${empty ? '' : ','}"hook_results":${JSON.stringify(results)}}`, 'utf8');
+  return JsonPayload.fromBytes(Buffer.concat([bytes.subarray(0, end), tail]));
+}
+
+const OPEN = 0x7b; // {
+const CLOSE = 0x7d; // }
+
+function isSpace(b: number | undefined): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+
+function firstNonSpace(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length && isSpace(bytes[i])) i++;
+  return i;
+}
+
+function lastNonSpace(bytes: Uint8Array, from: number): number {
+  let i = from;
+  while (i >= 0 && isSpace(bytes[i])) i--;
+  return i;
 }
 
 /** A 2xx answer with a body: what output hooks look at (errors pass through untouched). */

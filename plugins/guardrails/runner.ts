@@ -15,7 +15,7 @@ import {
   Errors, GUARDRAIL_RESULTS,
   type Attempt, type GuardrailArrayName, type GuardrailRecord, type HookResult, type Logger, type Outcome,
 } from '../../core/index.js';
-import { deniedOutcome, errorOutcome, finalOutcome, hookResultsOf, isAnswer } from './answers.js';
+import { deniedOutcome, errorOutcome, finalOutcome, hookResultsOf, isAnswer, withHookResults } from './answers.js';
 import { runDetached, runHooks, type PhaseResult } from './execute.js';
 import { PhaseInput } from './input.js';
 import { PlanError, type CompiledHook, type PhasePlan, type PlanCompiler } from './plan.js';
@@ -124,9 +124,8 @@ export class GuardrailRunner {
     }
     if (response.stream) return state.failed ? finalOutcome(outcome, response, true) : outcome;
     if (state.before.length === 0 && state.after.length === 0) return outcome;
-    const json = answer?.json ?? response.json!.tryValue();
-    if (json === null || typeof json !== 'object' || Array.isArray(json)) return finalOutcome(outcome, response, state.failed);
-    return finalOutcome(outcome, response, state.failed, json as Obj, hookResultsOf(state.before, state.after));
+    const json = withHookResults(response.json!, hookResultsOf(state.before, state.after), answer?.transformed ? answer.json : undefined);
+    return finalOutcome(outcome, json ? { ...response, json } : response, state.failed);
   }
 
   /** Waits for detached hooks (shutdown). */
