@@ -186,7 +186,7 @@ export class GuardrailRunner {
     const run = runDetached(hooks, input, text, ctx).then((results) => {
       input.settle();
       this.#record(attempt, array, results, false);
-      this.logger.info({ traceId: ctx.traceId || undefined, target: attempt.target.$path, array, hook_results: results }, 'guardrail results after the answer');
+      this.logger.info({ traceId: ctx.traceId || undefined, target: attempt.target.$path, array, hooks: results.map(summary) }, 'guardrail results after the answer');
     }).catch((e: unknown) => {
       this.logger.error({ err: e, traceId: ctx.traceId || undefined }, 'detached guardrail hooks failed');
     });
@@ -222,6 +222,14 @@ export class GuardrailRunner {
       throw e;
     }
   }
+}
+
+/** A hook result for the log: verdicts and errors, not `data` (which may quote the user's text). */
+function summary(r: HookResult) {
+  return {
+    id: r.id, verdict: r.verdict, execution_time: r.execution_time, feedback: r.feedback,
+    checks: r.checks.map((c) => (c.error ? { id: c.id, verdict: c.verdict, error: c.error.message } : { id: c.id, verdict: c.verdict })),
+  };
 }
 
 /** A blocking hook that could not run, reported as failed. */

@@ -82,7 +82,7 @@ export default class ResponsesPlugin implements Plugin<Options> {
       const chatBody = toChatBody(c.body, c.items, c.ownFrom);
       const pending = pendingResponse(newId('resp'), c.body, c.createdAt);
       const save = (final: ResponseObject) => (c.store ? store.update(final) : Promise.resolve());
-      if (c.store) await store.insert(c.owner, pending, c.own);
+      if (c.store && !(await store.insert(c.owner, pending, c.own))) throw Errors.internal();
       let answer: GatewayResponse;
       try {
         answer = await dispatchInference(kernel, routes, c.ctx, '/v1/chat/completions', chatBody);
@@ -114,7 +114,11 @@ export default class ResponsesPlugin implements Plugin<Options> {
     const native = async (c: Creation, to: NativeTarget): Promise<GatewayResponse> => {
       const fallback = pendingResponse(newId('resp'), c.body, c.createdAt);
       // Native answers are stored once they are known, under the provider's id.
-      const save = (final: ResponseObject) => (c.store ? store.insert(c.owner, final, c.own) : Promise.resolve());
+      const save = async (final: ResponseObject) => {
+        if (c.store && !(await store.insert(c.owner, final, c.own))) {
+          api.logger.warn({ provider: to.provider, responseId: final.id }, 'not stored: a stored response already has this id');
+        }
+      };
       const forwarded: Item = c.items.length === c.own.length && !c.expanded ? c.body : { ...c.body, input: c.items };
       if (c.expanded) delete forwarded['previous_response_id'];
       c.ctx.responseHeaders['x-gw-provider'] = to.provider;
@@ -193,12 +197,10 @@ function fitContext(windows: ContextWindows, body: CreateResponseBody, items: It
   const tokens = estimateTokens(body.instructions, items);
   if (tokens <= window) return { items, ownFrom };
   if ((body.truncation ?? 'disabled') === 'disabled') {
-    throw new GatewayError({
-      status: 400,
-      code: 'context_length_exceeded',
-      param: 'input',
-      message: `input: about ${tokens} tokens (characters / 4) exceed the ${window}-token context window of ${body.model}; send truncation "auto" to drop the oldest items`,
-    });
+    throw Errors.invalidRequest(
+      `input: about ${tokens} tokens (characters / 4) exceed the ${window}-token context window of ${body.model}; send truncation "auto" to drop the oldest items`,
+      'input', 'context_length_exceeded',
+    );
   }
   let chars = tokens * 4;
   let drop = 0;

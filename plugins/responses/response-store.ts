@@ -52,11 +52,17 @@ export class ResponseStore {
     return this.store.migrate('feature.responses', MIGRATIONS);
   }
 
-  async insert(owner: Owner, response: ResponseObject, input: readonly Record<string, unknown>[]): Promise<void> {
-    await this.store.run(
-      'INSERT INTO stored_responses (id, organisation_id, workspace_id, created_at, status, previous_response_id, input, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [response.id, owner.organisation, owner.workspace, response.created_at, response.status, response.previous_response_id, JSON.stringify(input), JSON.stringify(response)],
+  /**
+   * Stores a new record; false when the id is taken. A provider's id never replaces a record: a
+   * `custom_host` under a caller's control could otherwise overwrite someone else's response.
+   */
+  async insert(owner: Owner, response: ResponseObject, input: readonly Record<string, unknown>[]): Promise<boolean> {
+    const { changes } = await this.store.run(
+      `INSERT INTO stored_responses (id, organisation_id, workspace_id, created_at, status, previous_response_id, input, response)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+      [response.id, owner.organisation, owner.workspace, response.created_at, response.status, response.previous_response_id ?? null, JSON.stringify(input), JSON.stringify(response)],
     );
+    return changes === 1;
   }
 
   async update(response: ResponseObject): Promise<void> {

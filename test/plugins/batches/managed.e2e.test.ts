@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { join } from 'node:path';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
-import { call, chatLines, parseJsonl, startFeatureGateway, until, upload } from '../files/helpers.js';
+import { addKey, call, chatLines, parseJsonl, startFeatureGateway, until, upload } from '../files/helpers.js';
 
 const TERMINAL = ['completed', 'failed', 'expired', 'cancelled'];
 
@@ -322,6 +322,14 @@ describe('feature.batches: gateway-managed batches', () => {
       expect(exact.json).to.deep.include({ has_more: false, first_id: ids[0], last_id: ids[0] });
       const empty = await list(`?after=${ids[0]}`);
       expect(empty.json).to.deep.include({ data: [], first_id: null, last_id: null, has_more: false });
+    });
+
+    it('shows batches only to their own organisation', async () => {
+      await addKey(listGw, 'stranger-key', 'another-org');
+      const stranger = { 'x-gw-api-key': 'stranger-key' };
+      expect((await call(listGw.url, 'GET', '/v1/batches', stranger)).json.data).to.deep.equal([]);
+      expect((await call(listGw.url, 'GET', `/v1/batches/${ids[0]}`, stranger)).status).to.equal(404);
+      expect((await call(listGw.url, 'POST', `/v1/batches/${ids[0]}/cancel`, stranger)).status).to.equal(404);
     });
 
     it('refuses a bad limit', async () => {

@@ -23,7 +23,7 @@ describe('cache.simple (end to end)', () => {
 
   before(async () => {
     [mockA, mockB] = await Promise.all([startMockOpenAI(), startMockOpenAI()]);
-    gw = await startGateway({ plugins: [...CACHE_PLUGINS, FakeOutputGuard] });
+    gw = await startGateway({ composition: { plugins: [...CACHE_PLUGINS, FakeOutputGuard], disable: ['cache.semantic'] } });
   });
 
   after(async () => {

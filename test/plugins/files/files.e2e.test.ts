@@ -4,7 +4,7 @@ import OpenAI, { toFile } from 'openai';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
-import { call, form, KEY_HEADERS, startFeatureGateway, upload } from './helpers.js';
+import { addKey, call, form, KEY_HEADERS, startFeatureGateway, upload } from './helpers.js';
 
 describe('feature.files (stored by the gateway)', () => {
   let gw: TestGateway;
@@ -197,6 +197,22 @@ describe('feature.files (stored by the gateway)', () => {
       expect(asc.json.data.map((f: { id: string }) => f.id)).to.deep.equal(ids.slice(0, 3));
       const batch = await list('?purpose=batch');
       expect(batch.json.data.map((f: { id: string }) => f.id)).to.deep.equal([ids[4], ids[2], ids[0]]);
+    });
+
+    it('shows a file only to its own organisation (and workspace)', async () => {
+      await addKey(listGw, 'other-org-key', 'other-org');
+      await addKey(listGw, 'ws-a-key', 'default', 'ws-a');
+      const other = { 'x-gw-api-key': 'other-org-key' };
+      expect((await call(listGw.url, 'GET', '/v1/files', other)).json.data).to.deep.equal([]);
+      expect((await call(listGw.url, 'GET', `/v1/files/${ids[0]}`, other)).status).to.equal(404);
+      expect((await call(listGw.url, 'GET', `/v1/files/${ids[0]}/content`, other)).status).to.equal(404);
+      expect((await call(listGw.url, 'DELETE', `/v1/files/${ids[0]}`, other)).status).to.equal(404);
+      // A workspace key sees its workspace's files; the organisation's own key sees them all.
+      const wsFile = (await call(listGw.url, 'POST', '/v1/files', { 'x-gw-api-key': 'ws-a-key' }, form('ws'))).json;
+      const wsList = (await call(listGw.url, 'GET', '/v1/files', { 'x-gw-api-key': 'ws-a-key' })).json.data.map((f: { id: string }) => f.id);
+      expect(wsList).to.deep.equal([wsFile.id]);
+      expect((await list()).json.data.map((f: { id: string }) => f.id)).to.include(wsFile.id);
+      await call(listGw.url, 'DELETE', `/v1/files/${wsFile.id}`);
     });
 
     it('refuses a bad limit or order with a 400 naming the query field', async () => {

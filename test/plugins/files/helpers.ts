@@ -3,7 +3,8 @@ import SecretBoxPlugin from '../../../plugins/secret-box/index.js';
 import FilesPlugin from '../../../plugins/files/index.js';
 import BatchesPlugin from '../../../plugins/batches/index.js';
 import { startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../../helpers/gateway.js';
-import type { PluginEntry } from '../../../host/index.js';
+import { Tokens, type PluginEntry, type RecordStore } from '../../../host/index.js';
+import { hashKey } from '../../../plugins/auth-api-key/key-store.js';
 
 export const KEY_HEADERS = Object.freeze({ 'x-gw-api-key': TEST_API_KEY });
 
@@ -94,4 +95,13 @@ export function chatLines(count: number, prefix = 'req', extra: (i: number) => R
 
 export function parseJsonl(text: string): any[] {
   return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+}
+
+/** Adds a gateway key of another organisation/workspace straight into the store (the auth plugin seeds owner keys only). */
+export async function addKey(gw: TestGateway, secret: string, organisationId: string, workspaceId: string | null = null): Promise<void> {
+  const store = gw.gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore);
+  await store.run(
+    'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, workspace_id, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [`key-${secret}`, secret, 'workspace-service', hashKey(secret), organisationId, workspaceId, '["*"]', Math.floor(Date.now() / 1000)],
+  );
 }

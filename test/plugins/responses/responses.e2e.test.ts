@@ -319,6 +319,14 @@ describe('feature.responses (end to end)', () => {
       const chained = await create({ model: 'm', input: 'more', previous_response_id: id }, as('org-b'));
       expect(chained.status).to.equal(404);
     });
+    it("a provider answering with an existing id never overwrites that record", async () => {
+      const victim = await create({ model: 'm', input: 'mine' }, viaChat({ 'x-test-org': 'org-victim' }));
+      nativeMock.next({ status: 200, body: { id: victim.json.id, object: 'response', created_at: 1, status: 'completed', model: 'x', output: [] } });
+      const res = await create({ model: 'gpt-4o', input: 'steal' }, native({ 'x-test-org': 'org-thief' }));
+      expect(res.status).to.equal(200);
+      expect((await retrieve(victim.json.id, '', viaChat({ 'x-test-org': 'org-victim' }))).json).to.deep.equal(victim.json);
+      expect((await retrieve(victim.json.id, '', native({ 'x-test-org': 'org-thief' }))).status).to.equal(404);
+    });
   });
 
   describe('previous_response_id', () => {
