@@ -18,6 +18,7 @@ export * from './di.js';
 export * from './stores.js';
 export * from './state.js';
 export * from './outcome.js';
+export * from './authz.js';
 export { accessLogger, createLogger, flushLogger, REDACT_PATHS, type Logger } from './logger.js';
 export { Kernel, failed } from './kernel.js';
 export { boot, type Runtime, type BootOptions } from './boot.js';

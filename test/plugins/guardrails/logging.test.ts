@@ -1,5 +1,6 @@
 /** Results that come after the answer (async hooks, passed-through streams) are logged with the trace id, without check data. */
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, createLogger, type Gateway } from '../../../host/index.js';
@@ -11,20 +12,23 @@ import { chat, eventually, leaf, TestChecks } from './harness.js';
 describe('guardrails.runner: logs', () => {
   let gateway: Gateway;
   let mock: MockOpenAI;
+  let dataDir: string;
   const lines: Record<string, any>[] = [];
 
   before(async () => {
     mock = await startMockOpenAI();
+    dataDir = await mkdtemp(join(tmpdir(), 'gw-guardrail-logs-'));
     const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
     gateway = await createGateway({
       composition: { plugins: [GuardrailsRunnerPlugin, TestChecks] },
-      env: { GW_DATA_DIR: join(tmpdir(), `gw-guardrail-logs-${process.pid}`), GW_BOOTSTRAP_API_KEY: TEST_API_KEY },
+      env: { GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY },
       logger,
     });
   });
   after(async () => {
-    await gateway.close();
-    await mock.close();
+    await gateway?.close();
+    await mock?.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('logs async hook results with the trace id, hook and check verdicts, and no check data', async () => {
