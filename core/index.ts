@@ -27,4 +27,5 @@ export { UndiciTransport, type TransportOptions } from './transport.js';
 export type * from './config/types.js';
 export { NODE_ONLY_KEYS, CREDENTIAL_KEY_PATTERN } from './config/types.js';
 export { validateConfig } from './config/validate.js';
+export { checkConfig, ConfigSchema } from './config/schema.js';
 export { ConfigFields, ConfigFieldNames } from './config/fields.js';
