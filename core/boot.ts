@@ -49,6 +49,8 @@ export async function boot(options: BootOptions): Promise<Runtime> {
     logger: options.logger,
   });
 
+  await hooks.ready.promise();
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {

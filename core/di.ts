@@ -23,6 +23,8 @@ export const Tokens = {
   StateStore: Symbol.for('gw.StateStore'),
   /** Response-cache entries (memory, or Redis for several instances). */
   CacheStore: Symbol.for('gw.CacheStore'),
+  /** Stored files (uploads, batch input and output). */
+  FileStore: Symbol.for('gw.FileStore'),
   /** Encrypts small secrets at rest (stored credentials, batch configs). */
   SecretBox: Symbol.for('gw.SecretBox'),
   /** Gateway API keys: lookup by secret. */

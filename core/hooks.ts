@@ -59,6 +59,8 @@ export function createHooks() {
     onResponse: new AsyncParallelHook<[RequestContext, GatewayResponse, Completion]>(['ctx', 'response', 'completion']),
     /** Observers of unexpected errors (bugs, not policy refusals). */
     onError: new SyncHook<[unknown, RequestContext | undefined]>(['error', 'ctx']),
+    /** Once, after every plugin is applied: background work (resuming batches ...) starts here. */
+    ready: new AsyncParallelHook<[]>([]),
     /** Gateway shutdown: flush and release. */
     close: new AsyncParallelHook<[]>([]),
   } as const;

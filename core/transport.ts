@@ -34,7 +34,8 @@ export class UndiciTransport implements Transport {
     const res = await request(req.url, {
       method: req.method as 'POST',
       headers: req.headers,
-      body: req.body,
+      // undici streams any async iterable body; its declared types only name Node streams.
+      body: req.body as string | Uint8Array | undefined,
       signal,
       dispatcher: this.#agent,
     });

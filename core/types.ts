@@ -160,7 +160,8 @@ export interface UpstreamRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  /** A streamed body (uploads) is sent as it is read. */
+  body?: string | Uint8Array | AsyncIterable<Uint8Array>;
 }
 
 export interface UpstreamReply {

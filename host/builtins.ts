@@ -62,6 +62,9 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'guardrail.valid-urls': () => import('../guardrails/valid-urls/index.js'),
   'guardrail.webhook': () => import('../guardrails/webhook/index.js'),
   'guardrail.word-count': () => import('../guardrails/word-count/index.js'),
+  'security.secret-box': () => import('../plugins/secret-box/index.js'),
+  'feature.files': () => import('../plugins/files/index.js'),
+  'feature.batches': () => import('../plugins/batches/index.js'),
   'observe.request-log': () => import('../plugins/request-log/index.js'),
 };
 

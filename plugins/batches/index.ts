@@ -33,7 +33,6 @@ const Options = Type.Object({
   /** How often running batches are checked against their window. */
   expiryCheckIntervalMs: Type.Integer({ minimum: 1, default: 60_000 }),
   /** Delay after boot before unfinished batches resume. */
-  resumeDelayMs: Type.Integer({ minimum: 0, default: 250 }),
   /** How long shutdown waits for running batches to record finished lines. */
   shutdownTimeoutMs: Type.Integer({ minimum: 0, default: 10_000 }),
 }, { additionalProperties: false });
@@ -75,7 +74,6 @@ export default class BatchesPlugin implements Plugin<Options> {
       },
     }, box, {
       expiryCheckIntervalMs: options.expiryCheckIntervalMs,
-      resumeDelayMs: options.resumeDelayMs,
       shutdownTimeoutMs: options.shutdownTimeoutMs,
     });
     this.#manager = manager;
@@ -93,6 +91,8 @@ export default class BatchesPlugin implements Plugin<Options> {
     });
     for (const route of routes) api.registries.routes.add(route);
     manager.startTimers();
+    // Lines need providers, strategies and policies in place: resume once every plugin is applied.
+    api.hooks.ready.tapPromise(api.id, () => manager.resumeInterrupted());
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,6 @@ import { BatchRun, type RunDeps } from './run.js';
 
 export interface ManagerOptions {
   expiryCheckIntervalMs: number;
-  resumeDelayMs: number;
   /** How long shutdown waits for runs to record what finished. */
   shutdownTimeoutMs: number;
 }
@@ -29,18 +28,16 @@ export class BatchManager {
     private readonly options: ManagerOptions,
   ) {}
 
-  /**
-   * Background work starts after a delay, once boot has finished applying the other plugins (lines
-   * need providers, strategies and policies in place); core has no "ready" hook yet.
-   */
+  /** The expiry sweep; resuming interrupted batches waits for the gateway's `ready` hook (see index.ts). */
   startTimers(): void {
     const sweep = setInterval(() => this.sweep(), this.options.expiryCheckIntervalMs);
     sweep.unref();
-    const resume = setTimeout(() => {
-      this.resume().catch((e) => this.deps.logger.error({ err: e }, 'resuming batches failed'));
-    }, this.options.resumeDelayMs);
-    resume.unref();
-    this.#timers.push(sweep, resume);
+    this.#timers.push(sweep);
+  }
+
+  /** Resumes the batches a stop or crash interrupted; never throws. */
+  async resumeInterrupted(): Promise<void> {
+    await this.resume().catch((e) => this.deps.logger.error({ err: e }, 'resuming batches failed'));
   }
 
   start(row: BatchRow, sealed: SealedRequest): void {

@@ -1,11 +1,11 @@
 /**
  * The services this plugin uses from other plugins, by their container tokens and the shapes it
- * relies on (plugins never import each other). Tokens.SecretBox is core's; the file service is
- * `Symbol.for('gw.FileStore')`, registered by feature.files (core is asked to name it Tokens.FileStore).
+ * relies on (plugins never import each other): Tokens.SecretBox and Tokens.FileStore (feature.files).
  */
+import { Tokens } from '../../core/index.js';
 import type { ConfigNode } from '../../core/index.js';
 
-export const FILE_SERVICE: symbol = Symbol.for('gw.FileStore');
+export const FILE_SERVICE: symbol = Tokens.FileStore;
 
 export interface Scope {
   organisationId: string;

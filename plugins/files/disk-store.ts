@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Errors, type ConfigNode, type Logger, type RecordStore, type Transport } from '../../core/index.js';
 import { LOCAL_FILE_ID, sortableId } from './ids.js';
-import { multipartBody, providerApiOf, providerJson, sendToProvider, streamBody } from './provider-files.js';
+import { multipartBody, providerApiOf, providerJson, sendToProvider } from './provider-files.js';
 import { canSee } from './scope.js';
 import type { FileRecord, FileService, NewFile, ProviderApi, Scope } from './service.js';
 
@@ -168,7 +168,7 @@ export class DiskFileService implements FileService {
       url: `${api.baseUrl}/files`,
       method: 'POST',
       headers: { ...api.headers, 'content-type': multipart.contentType, 'content-length': String(multipart.length) },
-      body: streamBody(multipart.body),
+      body: multipart.body,
     }, signal);
     if (typeof answer['id'] !== 'string') throw Errors.badGateway(`provider ${api.provider} answered a file upload without an id`, api.provider);
     return answer['id'];

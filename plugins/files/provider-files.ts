@@ -25,14 +25,6 @@ export function providerApiOf(config: ConfigNode, bases: Readonly<Record<string,
   return { provider, baseUrl: base.endsWith('/') ? base.slice(0, -1) : base, headers };
 }
 
-/**
- * A streamed request body. The transport's type takes bytes only, while undici (behind it) streams
- * any async iterable; core is asked to widen `UpstreamRequest.body` so this cast can go.
- */
-export function streamBody(source: AsyncIterable<Uint8Array>): UpstreamRequest['body'] {
-  return source as unknown as UpstreamRequest['body'];
-}
-
 /** Sends one request to the provider; network failures become 502, provider errors keep their status. */
 export async function sendToProvider(
   transport: Transport, api: ProviderApi, request: UpstreamRequest, signal: AbortSignal,

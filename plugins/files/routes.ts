@@ -11,7 +11,7 @@ import {
 } from '../../core/index.js';
 import { fileObject, jsonAnswer, passThrough } from './answers.js';
 import type { DiskFileService, ListQuery } from './disk-store.js';
-import { sendToProvider, streamBody } from './provider-files.js';
+import { sendToProvider } from './provider-files.js';
 import { scopeOf } from './scope.js';
 import type { ProviderApi } from './service.js';
 import { receiveUpload } from './upload.js';
@@ -48,7 +48,7 @@ export function filesRoutes(files: DiskFileService, kernel: Kernel, transport: T
           const upstreamHeaders: Record<string, string> = { ...api.headers, 'content-type': headers['content-type'] ?? '' };
           if (headers['content-length'] !== undefined) upstreamHeaders['content-length'] = headers['content-length'];
           const reply = await sendToProvider(transport, api, {
-            url: `${api.baseUrl}/files`, method: 'POST', headers: upstreamHeaders, body: bodyStream ? streamBody(bodyStream) : '',
+            url: `${api.baseUrl}/files`, method: 'POST', headers: upstreamHeaders, body: bodyStream ? bodyStream : '',
           }, ctx.request.signal);
           return passThrough(reply, api);
         }

@@ -3,9 +3,10 @@
  * under FILE_SERVICE. Until core names it (Tokens.FileStore), the token is the shared symbol
  * `Symbol.for('gw.FileStore')`, so a consumer needs no import from this folder.
  */
+import { Tokens } from '../../core/index.js';
 import type { ConfigNode } from '../../core/index.js';
 
-export const FILE_SERVICE: symbol = Symbol.for('gw.FileStore');
+export const FILE_SERVICE: symbol = Tokens.FileStore;
 
 /** Who may see a record: the organisation, and the workspace when the caller's key has one. */
 export interface Scope {

@@ -76,6 +76,7 @@ async function messagesBody(
   if (anthropic.builder.messagesRequest) return anthropic.builder.messagesRequest(input);
   const built = await anthropic.endpoint.request(input);
   const raw = built.body;
+  if (typeof raw !== 'string' && !(raw instanceof Uint8Array)) throw new Error('the anthropic adapter built no JSON body');
   return JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw)) as Record<string, unknown>;
 }
 

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     plugins: [
       resolve('dist/plugins/secret-box/index.js'),
       resolve('dist/plugins/files/index.js'),
-      { use: resolve('dist/plugins/batches/index.js'), options: { concurrency: CONCURRENCY, resumeDelayMs: 0 } },
+      { use: resolve('dist/plugins/batches/index.js'), options: { concurrency: CONCURRENCY } },
     ],
     // Per-request access log lines would measure the log sink, on both sides alike.
     disable: ['observe.request-log'],

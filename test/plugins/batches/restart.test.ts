@@ -51,7 +51,7 @@ describe('feature.batches: restart after a crash (kill -9)', function () {
       plugins: [
         resolve('dist/plugins/secret-box/index.js'),
         resolve('dist/plugins/files/index.js'),
-        { use: resolve('dist/plugins/batches/index.js'), options: { concurrency: CONCURRENCY, resumeDelayMs: 0 } },
+        { use: resolve('dist/plugins/batches/index.js'), options: { concurrency: CONCURRENCY } },
       ],
     }));
   });

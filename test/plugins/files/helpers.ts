@@ -22,7 +22,7 @@ export function featurePlugins(options: FeatureOptions = {}): PluginEntry[] {
   return [
     SecretBoxPlugin,
     { use: FilesPlugin, options: options.files ?? {} },
-    { use: options.batchesClass ?? BatchesPlugin, options: { resumeDelayMs: 0, ...options.batches } },
+    { use: options.batchesClass ?? BatchesPlugin, options: { ...options.batches } },
     ...(options.extra ?? []),
   ];
 }
