@@ -65,6 +65,9 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'security.secret-box': () => import('../plugins/secret-box/index.js'),
   'feature.files': () => import('../plugins/files/index.js'),
   'feature.batches': () => import('../plugins/batches/index.js'),
+  'feature.fine-tuning': () => import('../plugins/fine-tuning/index.js'),
+  'feature.responses': () => import('../plugins/responses/index.js'),
+  'feature.prompts': () => import('../plugins/prompts/index.js'),
   'observe.request-log': () => import('../plugins/request-log/index.js'),
 };
 

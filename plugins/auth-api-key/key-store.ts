@@ -1,68 +1,106 @@
 /**
- * Gateway API keys, stored as SHA-256 hashes (a key is a random 256-bit secret, so a fast hash is
- * enough; lookup is by hash, so no secret comparison leaks timing). Verified keys are cached in
- * memory so that steady-state requests never reach the store; unknown keys are cached briefly
- * (bounded) so a flood of bad keys cannot hammer it either.
+ * Gateway API keys: verification (cached, see verdict-cache.ts) and their life cycle: create,
+ * update, delete, rotate with a transition window during which the previous secret still works,
+ * scheduled rotation, and secrets kept sealed until read once when nobody was there to receive them.
+ * Registered as Tokens.KeyStore; the admin plugins reach it through the container.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Principal, RecordStore } from '../../core/index.js';
+import type { Clock } from './clock.js';
+import {
+  DAY_MS, KEY_COLUMNS, ROTATION_PERIOD_DAYS, seconds, toPrincipal, toView,
+  type ApiKeyView, type KeyRow, type KeyType, type RotationPeriod,
+} from './key-rows.js';
+import { MIGRATIONS } from './migrations.js';
+import { generateSecret, hashKey } from './secrets.js';
+import { VerdictCache, type VerdictCacheOptions } from './verdict-cache.js';
 
-export const MIGRATIONS = [
-  `CREATE TABLE api_keys (
-     id TEXT PRIMARY KEY,
-     name TEXT NOT NULL,
-     type TEXT NOT NULL,
-     key_hash TEXT NOT NULL UNIQUE,
-     organisation_id TEXT,
-     workspace_id TEXT,
-     scopes TEXT NOT NULL DEFAULT '[]',
-     status TEXT NOT NULL DEFAULT 'active',
-     created_at INTEGER NOT NULL,
-     expires_at INTEGER
-   )`,
-];
+export { hashKey, generateSecret } from './secrets.js';
+export { MIGRATIONS } from './migrations.js';
+export type { ApiKeyView, KeyType, RotationPeriod } from './key-rows.js';
 
-interface KeyRow {
-  id: string;
-  type: string;
-  organisation_id: string | null;
-  workspace_id: string | null;
-  scopes: string;
-  status: string;
-  expires_at: number | null;
+/** Seals pending secrets (security.secret-box's service). */
+export interface Sealer {
+  encrypt(plaintext: string, context?: string): string;
+  decrypt(sealed: string, context?: string): string;
 }
 
-interface CacheEntry {
-  principal: Principal | null;
-  expiresAtMs: number;
-  /** When the key itself stops being valid (ms), independent of the cache TTL. */
-  validUntilMs: number;
+export interface KeyStoreOptions extends VerdictCacheOptions {
+  /** Prefix of new secrets (env API_KEY_PREFIX). */
+  prefix: string;
+  /** Transition window of a rotation when neither the request nor the key's policy sets one. */
+  defaultTransitionMs: number;
+  /** The sealer for pending secrets, looked up when first needed (it may be registered after this plugin). */
+  sealer: () => Sealer | undefined;
 }
 
-export interface KeyCacheOptions {
-  ttlMs: number;
-  negativeTtlMs: number;
-  maxEntries: number;
+export interface RotationInput {
+  period: RotationPeriod;
+  /** Default: now + period. */
+  nextRotationAtMs?: number;
+  /** Default: the store's default transition. */
+  transitionMs?: number;
 }
 
-export function hashKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+export interface NewKey {
+  name: string;
+  type: Exclude<KeyType, 'organisation-owner'>;
+  organisationId: string;
+  workspaceId?: string;
+  userId?: string;
+  role?: string;
+  scopes: readonly string[];
+  expiresAtMs?: number;
+  rotation?: RotationInput;
 }
 
-export function generateSecret(prefix = 'gw-'): string {
-  return prefix + randomBytes(32).toString('base64url');
+export interface KeyPatch {
+  name?: string;
+  scopes?: readonly string[];
+  expiresAtMs?: number | null;
+  rotation?: RotationInput | null;
 }
+
+export interface KeyFilter {
+  organisationId: string;
+  type?: string;
+  workspaceId?: string;
+  userId?: string;
+  statuses?: readonly string[];
+}
+
+/** A key record with its new secret, shown this once. */
+export interface Issued {
+  record: ApiKeyView;
+  key: string;
+}
+
+export interface IssueOptions {
+  /** Keep the secret sealed until `takePendingSecret` (nobody receives it now). */
+  pending?: boolean;
+}
+
+const MAX_DUE_PER_CHECK = 100;
 
 export class ApiKeyStore {
-  readonly #cache = new Map<string, CacheEntry>();
+  readonly #cache: VerdictCache;
+  /** Workspaces whose keys are refused (archived), told by admin.workspaces. */
+  readonly #suspended = new Set<string>();
 
   constructor(
     private readonly store: RecordStore,
-    private readonly options: KeyCacheOptions,
-  ) {}
+    private readonly options: KeyStoreOptions,
+    private readonly clock: Clock,
+  ) {
+    this.#cache = new VerdictCache(options);
+  }
 
   async init(): Promise<void> {
     await this.store.migrate('auth.api-keys', MIGRATIONS);
+  }
+
+  now(): number {
+    return this.clock.now();
   }
 
   async count(): Promise<number> {
@@ -71,32 +109,42 @@ export class ApiKeyStore {
   }
 
   /** Stores a new organisation-owner key with the given secret. */
-  async insertOwnerKey(secret: string, name: string): Promise<string> {
+  async insertOwnerKey(secret: string, name: string, organisationId: string = randomUUID()): Promise<string> {
     const id = randomUUID();
+    const now = seconds(this.clock.now());
     await this.store.run(
-      'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [id, name, 'organisation-owner', hashKey(secret), 'default', '["*"]', Math.floor(Date.now() / 1000)],
+      'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, scopes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [id, name, 'organisation-owner', hashKey(secret), organisationId, '["*"]', now, now],
     );
     return id;
   }
 
-  /** The principal for a secret, or null when the key is unknown, revoked or expired. */
+  /** The organisation of the first owner key: the organisation a fresh store starts with. */
+  async ownerOrganisationId(): Promise<string | undefined> {
+    const row = await this.store.get<{ organisation_id: string | null }>(
+      "SELECT organisation_id FROM api_keys WHERE type = 'organisation-owner' ORDER BY created_at, id LIMIT 1",
+    );
+    return row?.organisation_id ?? undefined;
+  }
+
+  /** The principal for a secret, or null when the key is unknown, deleted, expired, rotated out or suspended. */
   async verify(secret: string): Promise<Principal | null> {
     const hash = hashKey(secret);
-    const now = Date.now();
-    const cached = this.#cache.get(hash);
-    if (cached && cached.expiresAtMs > now && cached.validUntilMs > now) return cached.principal;
-    const row = await this.store.get<KeyRow>(
-      'SELECT id, type, organisation_id, workspace_id, scopes, status, expires_at FROM api_keys WHERE key_hash = ?',
-      [hash],
-    );
-    const validUntilMs = row?.expires_at ? row.expires_at * 1000 : Number.POSITIVE_INFINITY;
-    const principal = row && row.status === 'active' && validUntilMs > now ? toPrincipal(row) : null;
-    this.#remember(hash, {
-      principal,
-      expiresAtMs: now + (principal ? this.options.ttlMs : this.options.negativeTtlMs),
-      validUntilMs,
-    });
+    const now = this.clock.now();
+    const cached = this.#cache.get(hash, now);
+    if (cached !== undefined) return cached;
+    const generation = this.#cache.generation;
+    let validUntilMs = Number.POSITIVE_INFINITY;
+    let row = await this.store.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`, [hash]);
+    if (!row) {
+      row = await this.store.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE previous_key_hash = ?`, [hash]);
+      validUntilMs = row?.previous_valid_until ? row.previous_valid_until * 1000 : 0;
+    }
+    if (row?.expires_at) validUntilMs = Math.min(validUntilMs, row.expires_at * 1000);
+    const usable = row !== undefined && row.status === 'active' && validUntilMs > now
+      && (row.workspace_id === null || !this.#suspended.has(row.workspace_id));
+    const principal = usable ? toPrincipal(row!) : null;
+    this.#cache.set(hash, principal, principal ? validUntilMs : Number.POSITIVE_INFINITY, now, generation);
     return principal;
   }
 
@@ -105,22 +153,219 @@ export class ApiKeyStore {
     this.#cache.clear();
   }
 
-  #remember(hash: string, entry: CacheEntry): void {
-    if (this.#cache.size >= this.options.maxEntries) {
-      // Map keeps insertion order: drop the oldest entry.
-      const oldest = this.#cache.keys().next().value;
-      if (oldest !== undefined) this.#cache.delete(oldest);
+  /** Refuses (or accepts again) every key of a workspace, e.g. while it is archived. */
+  suspendWorkspace(workspaceId: string, suspended: boolean): void {
+    if (suspended === this.#suspended.has(workspaceId)) return;
+    if (suspended) this.#suspended.add(workspaceId);
+    else this.#suspended.delete(workspaceId);
+    this.invalidate();
+  }
+
+  async create(input: NewKey, options: IssueOptions = {}): Promise<Issued> {
+    const id = randomUUID();
+    const nowMs = this.clock.now();
+    const now = seconds(nowMs);
+    const secret = generateSecret(this.options.prefix);
+    const rotation = this.#rotationColumns(input.rotation, nowMs);
+    await this.store.run(
+      'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, workspace_id, user_id, role, scopes, status, created_at, updated_at, '
+      + 'expires_at, rotation_period, rotation_period_days, next_rotation_at, key_transition_period_ms, pending_secret) '
+      + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        id, input.name, input.type, hashKey(secret), input.organisationId, input.workspaceId ?? null, input.userId ?? null,
+        input.role ?? null, JSON.stringify(input.scopes), now, now, input.expiresAtMs === undefined ? null : seconds(input.expiresAtMs),
+        rotation.period, rotation.days, rotation.next, rotation.transitionMs, options.pending ? this.#seal(secret, id) : null,
+      ],
+    );
+    this.invalidate();
+    return { record: (await this.get(id))!, key: secret };
+  }
+
+  async get(id: string): Promise<ApiKeyView | undefined> {
+    const row = await this.#row(id);
+    return row && toView(row, this.clock.now());
+  }
+
+  async list(filter: KeyFilter, offset: number, limit: number): Promise<{ total: number; data: ApiKeyView[] }> {
+    const where = ['organisation_id = ?'];
+    const params: unknown[] = [filter.organisationId];
+    if (filter.type !== undefined) {
+      where.push('type = ?');
+      params.push(filter.type);
     }
-    this.#cache.set(hash, entry);
+    if (filter.workspaceId !== undefined) {
+      where.push('workspace_id = ?');
+      params.push(filter.workspaceId);
+    }
+    if (filter.userId !== undefined) {
+      where.push('user_id = ?');
+      params.push(filter.userId);
+    }
+    if (filter.statuses && filter.statuses.length > 0) {
+      where.push(`status IN (${filter.statuses.map(() => '?').join(', ')})`);
+      params.push(...filter.statuses);
+    }
+    const clause = where.join(' AND ');
+    const total = (await this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM api_keys WHERE ${clause}`, params))?.n ?? 0;
+    const rows = await this.store.all<KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE ${clause} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+      [...params, limit, offset],
+    );
+    const now = this.clock.now();
+    return { total, data: rows.map((row) => toView(row, now)) };
+  }
+
+  /** Applies a patch to an active key; undefined when there is no such active key. */
+  async update(id: string, patch: KeyPatch): Promise<ApiKeyView | undefined> {
+    const nowMs = this.clock.now();
+    const sets = ['updated_at = ?'];
+    const params: unknown[] = [seconds(nowMs)];
+    if (patch.name !== undefined) {
+      sets.push('name = ?');
+      params.push(patch.name);
+    }
+    if (patch.scopes !== undefined) {
+      sets.push('scopes = ?');
+      params.push(JSON.stringify(patch.scopes));
+    }
+    if (patch.expiresAtMs !== undefined) {
+      sets.push('expires_at = ?');
+      params.push(patch.expiresAtMs === null ? null : seconds(patch.expiresAtMs));
+    }
+    if (patch.rotation !== undefined) {
+      const rotation = this.#rotationColumns(patch.rotation ?? undefined, nowMs);
+      sets.push('rotation_period = ?', 'rotation_period_days = ?', 'next_rotation_at = ?', 'key_transition_period_ms = ?');
+      params.push(rotation.period, rotation.days, rotation.next, rotation.transitionMs);
+    }
+    const { changes } = await this.store.run(`UPDATE api_keys SET ${sets.join(', ')} WHERE id = ? AND status = 'active'`, [...params, id]);
+    if (changes === 0) return undefined;
+    this.invalidate();
+    return this.get(id);
+  }
+
+  /** Deletes an active key: its secrets (current, previous and pending) stop working at once. */
+  async delete(id: string): Promise<boolean> {
+    const { changes } = await this.store.run(
+      "UPDATE api_keys SET status = 'deleted', pending_secret = NULL, previous_key_hash = NULL, previous_valid_until = NULL, next_rotation_at = NULL, updated_at = ? "
+      + "WHERE id = ? AND status = 'active'",
+      [seconds(this.clock.now()), id],
+    );
+    if (changes > 0) this.invalidate();
+    return changes > 0;
+  }
+
+  /**
+   * Gives an active key a new secret. The secret it had keeps working for the transition window
+   * (`transitionMs`, else the key's policy, else the default); a secret from an earlier rotation whose
+   * window is still open stops now (one previous secret at a time). Undefined when the key is not
+   * active or changed meanwhile (another instance rotated it first).
+   */
+  async rotate(id: string, transitionMs?: number, options: IssueOptions & { scheduled?: boolean } = {}): Promise<Issued | undefined> {
+    const row = await this.#row(id);
+    if (!row || row.status !== 'active') return undefined;
+    const nowMs = this.clock.now();
+    const secret = generateSecret(this.options.prefix);
+    const window = transitionMs ?? row.key_transition_period_ms ?? this.options.defaultTransitionMs;
+    const { changes } = await this.store.run(
+      'UPDATE api_keys SET key_hash = ?, previous_key_hash = ?, previous_valid_until = ?, last_reset_at = ?, updated_at = ?, '
+      + "next_rotation_at = ?, pending_secret = ? WHERE id = ? AND key_hash = ? AND status = 'active'",
+      [
+        hashKey(secret), row.key_hash, Math.ceil((nowMs + window) / 1000), seconds(nowMs), seconds(nowMs),
+        nextRotation(row, nowMs, options.scheduled === true), options.pending ? this.#seal(secret, id) : null, id, row.key_hash,
+      ],
+    );
+    if (changes === 0) return undefined;
+    this.invalidate();
+    return { record: (await this.get(id))!, key: secret };
+  }
+
+  /** Rotates every active key whose `next_rotation_at` has come; the new secrets wait sealed. Returns the ids rotated. */
+  async rotateDue(): Promise<string[]> {
+    const rows = await this.store.all<{ id: string }>(
+      "SELECT id FROM api_keys WHERE status = 'active' AND next_rotation_at IS NOT NULL AND next_rotation_at <= ? ORDER BY next_rotation_at LIMIT ?",
+      [seconds(this.clock.now()), MAX_DUE_PER_CHECK],
+    );
+    const rotated: string[] = [];
+    for (const { id } of rows) {
+      if (await this.rotate(id, undefined, { pending: true, scheduled: true })) rotated.push(id);
+    }
+    return rotated;
+  }
+
+  /** Whether pending secrets can be sealed (security.secret-box is loaded). */
+  canHoldPendingSecrets(): boolean {
+    return this.options.sealer() !== undefined;
+  }
+
+  /** The pending secret of a key, once: a second call (from any instance) gets undefined. */
+  async takePendingSecret(id: string): Promise<string | undefined> {
+    const row = await this.store.get<{ pending_secret: string | null }>(
+      "SELECT pending_secret FROM api_keys WHERE id = ? AND status = 'active'", [id],
+    );
+    const sealed = row?.pending_secret;
+    if (!sealed) return undefined;
+    const { changes } = await this.store.run('UPDATE api_keys SET pending_secret = NULL WHERE id = ? AND pending_secret = ?', [id, sealed]);
+    if (changes === 0) return undefined;
+    return this.#sealer().decrypt(sealed, id);
+  }
+
+  /** Deletes a user's workspace-user keys (in one workspace, or everywhere). Returns how many. */
+  async deleteUserKeys(userId: string, workspaceId?: string): Promise<number> {
+    const params: unknown[] = [seconds(this.clock.now()), userId];
+    if (workspaceId !== undefined) params.push(workspaceId);
+    const { changes } = await this.store.run(
+      "UPDATE api_keys SET status = 'deleted', pending_secret = NULL, previous_key_hash = NULL, previous_valid_until = NULL, next_rotation_at = NULL, updated_at = ? "
+      + `WHERE user_id = ? ${workspaceId !== undefined ? 'AND workspace_id = ? ' : ''}AND status = 'active'`,
+      params,
+    );
+    if (changes > 0) this.invalidate();
+    return changes;
+  }
+
+  /** Keeps a member's workspace-user keys in step with their workspace role. */
+  async setUserRole(userId: string, workspaceId: string, role: string): Promise<void> {
+    const { changes } = await this.store.run(
+      "UPDATE api_keys SET role = ?, updated_at = ? WHERE user_id = ? AND workspace_id = ? AND type = 'workspace-user' AND status = 'active'",
+      [role, seconds(this.clock.now()), userId, workspaceId],
+    );
+    if (changes > 0) this.invalidate();
+  }
+
+  #row(id: string): Promise<KeyRow | undefined> {
+    return this.store.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`, [id]);
+  }
+
+  #rotationColumns(rotation: RotationInput | undefined, nowMs: number) {
+    if (!rotation) return { period: null, days: null, next: null, transitionMs: null };
+    const days = ROTATION_PERIOD_DAYS[rotation.period];
+    return {
+      period: rotation.period,
+      days,
+      next: seconds(rotation.nextRotationAtMs ?? nowMs + days * DAY_MS),
+      transitionMs: rotation.transitionMs ?? null,
+    };
+  }
+
+  #seal(secret: string, id: string): string {
+    return this.#sealer().encrypt(secret, id);
+  }
+
+  #sealer(): Sealer {
+    const sealer = this.options.sealer();
+    if (!sealer) throw new Error('pending API key secrets need the security.secret-box plugin');
+    return sealer;
   }
 }
 
-function toPrincipal(row: KeyRow): Principal {
-  return Object.freeze({
-    keyId: row.id,
-    type: row.type,
-    organisationId: row.organisation_id ?? undefined,
-    workspaceId: row.workspace_id ?? undefined,
-    scopes: Object.freeze(JSON.parse(row.scopes) as string[]),
-  });
+/**
+ * When a key with a policy rotates next: a scheduled rotation keeps the cadence (whole periods after
+ * the one that came due, skipping any missed while the gateway was down); a manual one restarts it.
+ */
+function nextRotation(row: KeyRow, nowMs: number, scheduled: boolean): number | null {
+  if (row.rotation_period_days === null) return null;
+  const period = row.rotation_period_days * DAY_MS;
+  if (!scheduled || row.next_rotation_at === null) return seconds(nowMs + period);
+  let next = row.next_rotation_at * 1000;
+  while (next <= nowMs) next += period;
+  return seconds(next);
 }

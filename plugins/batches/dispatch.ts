@@ -4,7 +4,7 @@
  * (auth is skipped: the context already carries the creator's principal), config resolution,
  * routing, retries, cache, guardrails, then the observers (logs, usage) via `complete`.
  */
-import type { GatewayRequest, GatewayResponse, Kernel, Principal, RouteDef } from '../../core/index.js';
+import { dispatchInternal, type GatewayRequest, type GatewayResponse, type Kernel, type Principal, type RouteDef } from '../../core/index.js';
 import { sortableId } from './ids.js';
 import type { ParsedLine } from './input.js';
 
@@ -35,9 +35,7 @@ export async function dispatchLine(kernel: Kernel, plan: LinePlan, line: ParsedL
     rawBody: Buffer.from(JSON.stringify(line.body), 'utf8'),
     signal,
   };
-  const ctx = kernel.createContext(request, plan.route, plan.params);
-  ctx.principal = plan.principal;
-  const response = await kernel.handle(ctx);
+  const { ctx, response } = await dispatchInternal(kernel, request, plan.principal);
   let body: unknown = null;
   let error: unknown;
   try {

@@ -12,11 +12,10 @@
  * client body's `variables` (then removed), and the client's own fields win over the template's.
  * Prompts belong to the caller's organisation.
  */
-import {
+import { dispatchInference,
   Errors, JsonPayload, Stage, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
-import { dispatchInference } from './dispatch.js';
 import { renderPrompt, type CompiledPrompt } from './prompt.js';
 import { PromptStore } from './prompt-store.js';
 import { PROMPT_ID_PATTERN, putIssue, renderIssue, templateIssue } from './schemas.js';
@@ -106,7 +105,7 @@ export default class PromptsPlugin implements Plugin<Options> {
       method: 'POST', path: '/v1/prompts/:promptId/completions', body: 'json',
       handler: async (ctx) => {
         const { prompt, data } = await rendered(ctx);
-        return dispatchInference(kernel, routes, ctx, ENDPOINT_PATHS[prompt.kind].path, data, new Map([[RENDERED, true]]));
+        return dispatchInference(kernel, ctx, ENDPOINT_PATHS[prompt.kind].path, data, new Map([[RENDERED, true]]));
       },
     });
 

@@ -13,13 +13,12 @@
  * context window (context-window.ts): `truncation: disabled` (default) over the window is a 400,
  * `auto` drops the oldest items until it fits.
  */
-import {
+import { dispatchInference,
   Errors, GatewayError, JsonPayload, nowSeconds, SSE_HEADERS, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static, type Transport,
 } from '../../core/index.js';
 import { conversationBefore } from './chain.js';
 import { ContextWindows, DEFAULT_CONTEXT_WINDOWS, estimateTokens, itemChars } from './context-window.js';
-import { dispatchInference } from './dispatch.js';
 import { fromChat, type ChatCompletionLike } from './from-chat.js';
 import { nativeTarget, sendNative, type NativeTarget } from './native.js';
 import { failedResponse, newId, outputText, pendingResponse, type ResponseObject } from './response-object.js';
@@ -85,7 +84,7 @@ export default class ResponsesPlugin implements Plugin<Options> {
       if (c.store && !(await store.insert(c.owner, pending, c.own))) throw Errors.internal();
       let answer: GatewayResponse;
       try {
-        answer = await dispatchInference(kernel, routes, c.ctx, '/v1/chat/completions', chatBody);
+        answer = await dispatchInference(kernel, c.ctx, '/v1/chat/completions', chatBody);
       } catch (e) {
         await failWith(e, pending, save, c.store);
         throw e;

@@ -1,0 +1,54 @@
+/**
+ * Rotates keys with a rotation policy when their `next_rotation_at` comes: a timer checks every
+ * `intervalMs`; the new secrets wait sealed until an admin reads them once. Several instances may
+ * run it: a rotation only applies to the secret it read, so one instance wins and the others skip.
+ */
+import type { Logger } from '../../core/index.js';
+import type { ApiKeyStore } from './key-store.js';
+
+export class RotationScheduler {
+  #timer?: NodeJS.Timeout;
+  #running?: Promise<void>;
+  #warned = false;
+
+  constructor(
+    private readonly keys: ApiKeyStore,
+    private readonly intervalMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    if (this.intervalMs <= 0 || this.#timer) return;
+    this.#timer = setInterval(() => void this.check(), this.intervalMs);
+    this.#timer.unref();
+  }
+
+  /** One check; concurrent calls share the one in flight. */
+  check(): Promise<void> {
+    this.#running ??= this.#rotateDue().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+
+  async #rotateDue(): Promise<void> {
+    if (!this.keys.canHoldPendingSecrets()) {
+      if (!this.#warned) this.logger.warn('scheduled API key rotation is off: it needs the security.secret-box plugin to keep new secrets');
+      this.#warned = true;
+      return;
+    }
+    try {
+      const rotated = await this.keys.rotateDue();
+      // Ids only: the new secrets never reach a log line.
+      if (rotated.length > 0) this.logger.info({ keyIds: rotated }, 'rotated API keys on schedule');
+    } catch (e) {
+      this.logger.error({ err: e }, 'scheduled API key rotation failed');
+    }
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Rate-limit policies in the record store, one row each; conditions and group_by as JSON text.
+ * Timestamps are ISO 8601 strings. SQL is portable (SQLite, PostgreSQL): `?` placeholders only.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RecordStore } from '../../core/index.js';
+import type { Condition, GroupBy } from './conditions.js';
+import type { Unit } from './windows.js';
+import { now } from './clock.js';
+
+export const OBJECT = 'policy_rate_limits';
+export type LimitType = 'requests' | 'tokens';
+export type Status = 'active' | 'archived';
+
+const MIGRATIONS = [
+  `CREATE TABLE rate_limit_policies (
+    id TEXT PRIMARY KEY,
+    organisation_id TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    name TEXT,
+    type TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    value DOUBLE PRECISION NOT NULL,
+    status TEXT NOT NULL,
+    conditions TEXT NOT NULL,
+    group_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_updated_at TEXT NOT NULL
+  )`,
+  'CREATE INDEX rate_limit_policies_scope ON rate_limit_policies (organisation_id, workspace_id, status)',
+];
+
+export interface RateLimitPolicy {
+  id: string;
+  object: typeof OBJECT;
+  name: string | null;
+  type: LimitType;
+  unit: Unit;
+  value: number;
+  status: Status;
+  workspace_id: string;
+  organisation_id: string;
+  conditions: Condition[];
+  group_by: GroupBy[];
+  created_at: string;
+  last_updated_at: string;
+}
+
+export type NewPolicy = Pick<RateLimitPolicy, 'name' | 'type' | 'unit' | 'value' | 'workspace_id' | 'organisation_id' | 'conditions' | 'group_by'>;
+export type PolicyChanges = Partial<Pick<RateLimitPolicy, 'name' | 'type' | 'unit' | 'value' | 'conditions' | 'group_by' | 'status'>>;
+
+interface Row {
+  id: string;
+  organisation_id: string;
+  workspace_id: string;
+  name: string | null;
+  type: string;
+  unit: string;
+  value: number;
+  status: string;
+  conditions: string;
+  group_by: string;
+  created_at: string;
+  last_updated_at: string;
+}
+
+export interface ListFilter {
+  organisationId: string;
+  /** Only this workspace (workspace keys see their own). */
+  workspaceId?: string;
+  status: Status;
+  type?: LimitType;
+}
+
+const COLUMNS = 'id, organisation_id, workspace_id, name, type, unit, value, status, conditions, group_by, created_at, last_updated_at';
+
+export class RateLimitPolicyStore {
+  constructor(private readonly store: RecordStore) {}
+
+  init(): Promise<void> {
+    return this.store.migrate('policy.rate-limits', MIGRATIONS);
+  }
+
+  async insert(policy: NewPolicy): Promise<RateLimitPolicy> {
+    const at = new Date(now()).toISOString();
+    const record: RateLimitPolicy = { id: randomUUID(), object: OBJECT, status: 'active', created_at: at, last_updated_at: at, ...policy };
+    await this.store.run(
+      `INSERT INTO rate_limit_policies (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [record.id, record.organisation_id, record.workspace_id, record.name, record.type, record.unit, record.value,
+        record.status, JSON.stringify(record.conditions), JSON.stringify(record.group_by), record.created_at, record.last_updated_at],
+    );
+    return record;
+  }
+
+  async get(id: string): Promise<RateLimitPolicy | undefined> {
+    const row = await this.store.get<Row>(`SELECT ${COLUMNS} FROM rate_limit_policies WHERE id = ?`, [id]);
+    return row && toPolicy(row);
+  }
+
+  async update(id: string, changes: PolicyChanges): Promise<RateLimitPolicy | undefined> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    for (const [column, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      sets.push(`${column} = ?`);
+      params.push(column === 'conditions' || column === 'group_by' ? JSON.stringify(value) : value);
+    }
+    sets.push('last_updated_at = ?');
+    params.push(new Date(now()).toISOString(), id);
+    await this.store.run(`UPDATE rate_limit_policies SET ${sets.join(', ')} WHERE id = ?`, params);
+    return this.get(id);
+  }
+
+  async list(filter: ListFilter, offset: number, limit: number): Promise<{ data: RateLimitPolicy[]; total: number }> {
+    const where = ['organisation_id = ?', 'status = ?'];
+    const params: unknown[] = [filter.organisationId, filter.status];
+    if (filter.workspaceId !== undefined) {
+      where.push('workspace_id = ?');
+      params.push(filter.workspaceId);
+    }
+    if (filter.type !== undefined) {
+      where.push('type = ?');
+      params.push(filter.type);
+    }
+    const clause = where.join(' AND ');
+    const count = await this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM rate_limit_policies WHERE ${clause}`, params);
+    const rows = await this.store.all<Row>(
+      `SELECT ${COLUMNS} FROM rate_limit_policies WHERE ${clause} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+      [...params, limit, offset],
+    );
+    return { data: rows.map(toPolicy), total: Number(count?.n ?? 0) };
+  }
+
+  async allActive(): Promise<RateLimitPolicy[]> {
+    const rows = await this.store.all<Row>(`SELECT ${COLUMNS} FROM rate_limit_policies WHERE status = ?`, ['active']);
+    return rows.map(toPolicy);
+  }
+}
+
+function toPolicy(row: Row): RateLimitPolicy {
+  return {
+    id: row.id,
+    object: OBJECT,
+    name: row.name,
+    type: row.type as LimitType,
+    unit: row.unit as Unit,
+    value: Number(row.value),
+    status: row.status as Status,
+    workspace_id: row.workspace_id,
+    organisation_id: row.organisation_id,
+    conditions: JSON.parse(row.conditions) as Condition[],
+    group_by: JSON.parse(row.group_by) as GroupBy[],
+    created_at: row.created_at,
+    last_updated_at: row.last_updated_at,
+  };
+}
