@@ -68,6 +68,10 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'feature.fine-tuning': () => import('../plugins/fine-tuning/index.js'),
   'feature.responses': () => import('../plugins/responses/index.js'),
   'feature.prompts': () => import('../plugins/prompts/index.js'),
+  'admin.integrations': () => import('../plugins/integrations/index.js'),
+  'admin.configs': () => import('../plugins/configs/index.js'),
+  'admin.guardrails': () => import('../plugins/guardrail-store/index.js'),
+  'admin.models': () => import('../plugins/models/index.js'),
   'observe.request-log': () => import('../plugins/request-log/index.js'),
 };
 

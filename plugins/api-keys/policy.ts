@@ -7,7 +7,7 @@
 import { Errors } from '../../core/index.js';
 import type { ApiKeyView, OrgSettings, RotationInput, RotationPeriod } from './ports.js';
 import type { RotationPolicyBody } from './schemas.js';
-import { isoToMs } from './request.js';
+import { futureMs } from './request.js';
 
 export interface UserKeyPolicy {
   rotationPeriod?: RotationPeriod;
@@ -23,6 +23,13 @@ export async function userKeyPolicy(settings: OrgSettings | undefined, workspace
     ...(period === 'weekly' || period === 'monthly' ? { rotationPeriod: period } : {}),
     ...(typeof ttl === 'number' && ttl > 0 ? { ttlSeconds: ttl } : {}),
   };
+}
+
+/** When a new key expires: its `expires_at`, else its `ttl` (seconds), else the policy's ttl for workspace-user keys. */
+export function expiryFor(body: { expires_at?: string; ttl?: number }, policy: UserKeyPolicy, nowMs: number): number | undefined {
+  if (body.expires_at !== undefined) return futureMs(body.expires_at, nowMs, 'expires_at');
+  const ttl = body.ttl ?? policy.ttlSeconds;
+  return ttl === undefined ? undefined : nowMs + ttl * 1000;
 }
 
 /**
@@ -44,8 +51,7 @@ export function rotationFor(
   if (!period) throw Errors.invalidBody('rotation_policy.rotation_period', 'is required');
   const rotation: RotationInput = { period };
   if (given?.next_rotation_at !== undefined) {
-    rotation.nextRotationAtMs = isoToMs(given.next_rotation_at, 'rotation_policy.next_rotation_at');
-    if (rotation.nextRotationAtMs <= nowMs) throw Errors.invalidBody('rotation_policy.next_rotation_at', 'must be in the future');
+    rotation.nextRotationAtMs = futureMs(given.next_rotation_at, nowMs, 'rotation_policy.next_rotation_at');
   } else if (current?.next_rotation_at && current.rotation_period === period) {
     rotation.nextRotationAtMs = Date.parse(current.next_rotation_at);
   }

@@ -90,7 +90,8 @@ export interface WorkspaceRef {
 }
 
 export interface Directory {
-  workspace(idOrSlug: string): Promise<WorkspaceRef | undefined>;
+  /** By id, or by slug within `organisationId`. */
+  workspace(idOrSlug: string, organisationId?: string): Promise<WorkspaceRef | undefined>;
   /** A user's membership of a workspace, with the role lower-cased. */
   member(workspaceId: string, userId: string): Promise<{ role: string } | undefined>;
 }

@@ -14,9 +14,9 @@ import {
   type Principal, type RequestContext, type RouteDef,
 } from '../../core/index.js';
 import { assertAdminOf, assertCanManage, assertCanSee, assertCovers, notFound } from './access.js';
-import { rotationFor, userKeyPolicy, type UserKeyPolicy } from './policy.js';
+import { expiryFor, rotationFor, userKeyPolicy, type UserKeyPolicy } from './policy.js';
 import type { ApiKeyView, Directory, KeyFilter, KeyPatch, KeyService, NewKey, OrgSettings, WorkspaceRef } from './ports.js';
-import { isoToMs, json, parseBody, parsePage, queryList } from './request.js';
+import { futureMs, json, parseBody, parsePage, queryList } from './request.js';
 import { createBody, rotateBody, updateBody } from './schemas.js';
 
 export interface ApiKeyRouteDeps {
@@ -44,7 +44,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
   const workspaceOf = async (idOrSlug: string, principal: Principal, param: string): Promise<WorkspaceRef> => {
     const directory = deps.directory();
     if (!directory) return { id: idOrSlug, slug: idOrSlug, organisation_id: organisationOf(principal), status: 'active' };
-    const workspace = await directory.workspace(idOrSlug);
+    const workspace = await directory.workspace(idOrSlug, principal.organisationId);
     if (!workspace || workspace.organisation_id !== principal.organisationId) throw Errors.invalidBody(param, `no workspace "${idOrSlug}"`);
     if (workspace.status !== 'active') throw Errors.invalidBody(param, `workspace "${idOrSlug}" is ${workspace.status}`);
     return workspace;
@@ -77,9 +77,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
         }
         const policy = await policyFor({ type: body.type, workspace_id: input.workspaceId ?? null });
         const now = keys.now();
-        const expiresAtMs = body.expires_at !== undefined ? futureMs(body.expires_at, now, 'expires_at')
-          : body.ttl !== undefined ? now + body.ttl * 1000
-            : policy.ttlSeconds !== undefined ? now + policy.ttlSeconds * 1000 : undefined;
+        const expiresAtMs = expiryFor(body, policy, now);
         if (expiresAtMs !== undefined) input.expiresAtMs = expiresAtMs;
         const rotation = rotationFor(body.rotation_policy, policy.rotationPeriod, now);
         if (rotation) input.rotation = rotation;
@@ -91,24 +89,8 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
       method: 'GET', path: '/v1/api-keys', body: 'none',
       handler: async (ctx) => {
         const principal = requireScope(ctx, 'api_keys.read');
-        const query = ctx.request.query;
-        const page = parsePage(query);
-        const filter: KeyFilter = { organisationId: organisationOf(principal), statuses: queryList(query, 'status', STATUSES) ?? ['active'] };
-        const type = queryList(query, 'type', KEY_TYPES);
-        if (type && type.length > 1) throw Errors.invalidRequest('query.type: name one key type', 'type', 'invalid_query');
-        if (type?.[0]) filter.type = type[0];
-        const workspace = query.get('workspace_id');
-        if (workspace) filter.workspaceId = (await workspaceOrAny(deps.directory(), workspace, principal)).id;
-        if (!isOrganisationLevel(principal)) {
-          if (filter.workspaceId !== undefined && filter.workspaceId !== principal.workspaceId) requireWorkspace(ctx, filter.workspaceId);
-          filter.workspaceId = principal.workspaceId!;
-        }
-        const user = query.get('user_id');
-        if (user) filter.userId = user;
-        if (filter.workspaceId !== undefined && workspaceRoleOf(principal, filter.workspaceId) === 'member' && !isOrganisationLevel(principal)) {
-          if (user && user !== userIdOf(principal)) throw Errors.forbidden('a workspace member lists only their own API keys');
-          filter.userId = userIdOf(principal) ?? '';
-        }
+        const page = parsePage(ctx.request.query);
+        const filter = await listFilter(ctx, principal, deps.directory());
         const { total, data } = await keys.list(filter, page.offset, page.limit);
         return json(200, { object: 'list', total_count: total, current_page: page.currentPage, page_size: page.limit, data });
       },
@@ -202,16 +184,33 @@ async function fillKeyHolder(input: NewKey, userId: string | undefined, principa
   input.role = membership.role;
 }
 
-/** A list filter's workspace: known ones by id or slug; unknown ones match nothing rather than fail. */
-async function workspaceOrAny(directory: Directory | undefined, idOrSlug: string, principal: Principal): Promise<{ id: string }> {
-  const workspace = await directory?.workspace(idOrSlug);
-  return workspace && workspace.organisation_id === principal.organisationId ? workspace : { id: idOrSlug };
+/** What a list shows: the caller's organisation; a workspace key only its workspace; a member only their own keys. */
+async function listFilter(ctx: RequestContext, principal: Principal, directory: Directory | undefined): Promise<KeyFilter> {
+  const query = ctx.request.query;
+  const filter: KeyFilter = { organisationId: organisationOf(principal), statuses: queryList(query, 'status', STATUSES) ?? ['active'] };
+  const type = queryList(query, 'type', KEY_TYPES);
+  if (type && type.length > 1) throw Errors.invalidRequest('query.type: name one key type', 'type', 'invalid_query');
+  if (type?.[0]) filter.type = type[0];
+  const workspace = query.get('workspace_id');
+  if (workspace) filter.workspaceId = (await workspaceOrAny(directory, workspace, principal)).id;
+  if (!isOrganisationLevel(principal)) {
+    if (filter.workspaceId !== undefined) requireWorkspace(ctx, filter.workspaceId);
+    filter.workspaceId = principal.workspaceId!;
+  }
+  const user = query.get('user_id');
+  if (user) filter.userId = user;
+  if (principal.type === 'workspace-user' && workspaceRoleOf(principal, filter.workspaceId!) === 'member') {
+    const self = userIdOf(principal);
+    if (user && user !== self) throw Errors.forbidden('a workspace member lists only their own API keys');
+    filter.userId = self ?? '';
+  }
+  return filter;
 }
 
-function futureMs(value: string, nowMs: number, path: string): number {
-  const ms = isoToMs(value, path);
-  if (ms <= nowMs) throw Errors.invalidBody(path, 'must be in the future');
-  return ms;
+/** A list filter's workspace: known ones by id or slug; unknown ones match nothing rather than fail. */
+async function workspaceOrAny(directory: Directory | undefined, idOrSlug: string, principal: Principal): Promise<{ id: string }> {
+  const workspace = await directory?.workspace(idOrSlug, principal.organisationId);
+  return workspace && workspace.organisation_id === principal.organisationId ? workspace : { id: idOrSlug };
 }
 
 function organisationOf(principal: Principal): string {

@@ -82,7 +82,7 @@ export function toView(row: KeyRow, nowMs: number): ApiKeyView {
     organisation_id: row.organisation_id,
     workspace_id: row.workspace_id,
     user_id: row.user_id,
-    role: row.role,
+    role: row.type === 'organisation-owner' ? 'owner' : row.role,
     scopes: parseScopes(row.scopes),
     status: row.status,
     created_at: iso(row.created_at)!,

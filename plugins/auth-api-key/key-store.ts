@@ -4,7 +4,7 @@
  * scheduled rotation, and secrets kept sealed until read once when nobody was there to receive them.
  * Registered as Tokens.KeyStore; the admin plugins reach it through the container.
  */
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from './ids.js';
 import type { Principal, RecordStore } from '../../core/index.js';
 import type { Clock } from './clock.js';
 import {
@@ -81,6 +81,7 @@ export interface IssueOptions {
 }
 
 const MAX_DUE_PER_CHECK = 100;
+export const DEFAULT_ORGANISATION_ID = 'default';
 
 export class ApiKeyStore {
   readonly #cache: VerdictCache;
@@ -108,9 +109,12 @@ export class ApiKeyStore {
     return row?.n ?? 0;
   }
 
-  /** Stores a new organisation-owner key with the given secret. */
-  async insertOwnerKey(secret: string, name: string, organisationId: string = randomUUID()): Promise<string> {
-    const id = randomUUID();
+  /**
+   * Stores a new organisation-owner key with the given secret. The first organisation's id is
+   * `default` (as in stores made before organisations had records; records of other features use it).
+   */
+  async insertOwnerKey(secret: string, name: string, organisationId = DEFAULT_ORGANISATION_ID): Promise<string> {
+    const id = timeOrderedId();
     const now = seconds(this.clock.now());
     await this.store.run(
       'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, scopes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -162,7 +166,7 @@ export class ApiKeyStore {
   }
 
   async create(input: NewKey, options: IssueOptions = {}): Promise<Issued> {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const nowMs = this.clock.now();
     const now = seconds(nowMs);
     const secret = generateSecret(this.options.prefix);
@@ -320,6 +324,12 @@ export class ApiKeyStore {
     );
     if (changes > 0) this.invalidate();
     return changes;
+  }
+
+  /** Ids of every key a user holds or held (deleted ones too: their logs are still the user's). */
+  async idsOfUser(userId: string): Promise<string[]> {
+    const rows = await this.store.all<{ id: string }>('SELECT id FROM api_keys WHERE user_id = ? ORDER BY created_at, id', [userId]);
+    return rows.map((row) => row.id);
   }
 
   /** Keeps a member's workspace-user keys in step with their workspace role. */

@@ -13,7 +13,7 @@ export const ORG_SETTINGS = Symbol.for('gw.OrgSettings');
 export const DIRECTORY = Symbol.for('gw.Directory');
 
 export interface OrgSettingsService {
-  get(workspaceId?: string): Promise<Record<string, unknown>>;
+  get(workspaceId?: string, organisationId?: string): Promise<Record<string, unknown>>;
 }
 
 export interface WorkspaceRecord {
@@ -24,7 +24,7 @@ export interface WorkspaceRecord {
 }
 
 export interface DirectoryService {
-  workspace(idOrSlug: string): Promise<WorkspaceRecord | undefined>;
+  workspace(idOrSlug: string, organisationId?: string): Promise<WorkspaceRecord | undefined>;
 }
 
 /** Services of the API-keys/workspaces plugin, looked up on first use (it may be applied after this one, or not at all). */
@@ -63,7 +63,7 @@ export async function authorizeWrite(ctx: RequestContext, action: WriteAction, s
   const role = typeof principal.role === 'string' ? principal.role.toLowerCase() : undefined;
   if (role === 'member') throw Errors.forbidden('workspace members cannot write integrations');
   if (role === 'manager') {
-    const settings = await services.settings?.get(workspaceId);
+    const settings = await services.settings?.get(workspaceId, principal.organisationId);
     if (settings?.['managersWriteWsIntegrations'] === false) {
       throw Errors.forbidden('workspace managers cannot write integrations (setting managersWriteWsIntegrations is off)');
     }

@@ -1,6 +1,6 @@
 /**
  * Small helpers of the control-plane routes: JSON answers, the body, ISO timestamps and the
- * pagination convention (`current_page` from 0, `page_size` default 50, at most 500; lists answer
+ * pagination convention (`current_page` from 0, `page_size` default 50, at most 100; lists answer
  * `{ object: 'list', total_count, current_page, page_size, data }`).
  */
 import { Errors, JsonPayload, type GatewayResponse, type RequestContext } from '../../core/index.js';
@@ -25,7 +25,7 @@ export interface Page {
 }
 
 export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 500;
+export const MAX_PAGE_SIZE = 100;
 
 export function pageOf(ctx: RequestContext): Page {
   return {

@@ -4,7 +4,7 @@
  * secret mappings are resolved when first needed and again after `secretTtlMs` (a resolver may
  * rotate them; environment variables never change while the gateway runs).
  */
-import { GatewayError } from '../../core/index.js';
+import { Errors, GatewayError } from '../../core/index.js';
 import type { Integration, SecretPart } from './record.js';
 
 export interface SecretBox {
@@ -31,10 +31,9 @@ export const sealContext = (id: string) => `integration:${id}`;
 /**
  * A gateway-side problem that makes an integration unusable (wrong secret key, missing secret).
  * 500: the client cannot fix it; the message says what the operator must.
- * TODO(lead): a catalogue entry, e.g. Errors.misconfigured(message).
  */
 export function integrationUnusable(message: string): GatewayError {
-  return new GatewayError({ status: 500, message, code: 'integration_unusable', type: 'api_error' });
+  return Errors.misconfigured(message, 'integration_unusable');
 }
 
 export class CredentialCache {

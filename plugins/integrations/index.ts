@@ -18,6 +18,8 @@ import { callerOf, IntegrationResolver, referencesIntegration } from './resolve.
 import { registerRoutes } from './routes.js';
 import { createService, INTEGRATIONS_SERVICE } from './service.js';
 
+type Done = (error: Error | null, config?: RawConfig) => void;
+
 export { INTEGRATIONS_SERVICE, type IntegrationsService, type IntegrationInfo } from './service.js';
 
 /** A control-plane secret-reference resolver, when one is registered; else environment variables. */
@@ -77,9 +79,10 @@ export default class IntegrationsPlugin implements Plugin<Options> {
     container.register(INTEGRATIONS_SERVICE, { useValue: createService(catalogue) });
 
     // After config.headers (CONFIG) and stored configs (CONFIG + 5): the config is an object by now.
-    api.hooks.resolveConfig.tapPromise({ name: api.id, stage: Stage.CONFIG + 10 }, (config: RawConfig, ctx: RequestContext) => {
-      if (config === undefined || typeof config === 'string' || !referencesIntegration(config)) return Promise.resolve(config);
-      return resolver.resolve(config, callerOf(ctx.principal, ctx.body));
+    // A callback tap: a config without references goes on synchronously (no promise, no microtask).
+    api.hooks.resolveConfig.tapAsync({ name: api.id, stage: Stage.CONFIG + 10 }, (config: RawConfig, ctx: RequestContext, done: Done) => {
+      if (config === undefined || typeof config === 'string' || !referencesIntegration(config)) return done(null, config);
+      resolver.resolve(config, callerOf(ctx.principal, ctx.body)).then((resolved) => done(null, resolved), (e: unknown) => done(e as Error));
     });
 
     if (options.reloadIntervalMs > 0) {

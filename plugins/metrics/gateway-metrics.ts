@@ -1,15 +1,14 @@
 /**
  * prom-client enters the codebase here. One Registry per gateway (never prom-client's global
  * one), so two gateways in one process keep separate series. Label values are bounded: route
- * patterns (not URLs), provider ids, status codes, models, cache statuses.
+ * patterns (not URLs), provider ids, status codes, models, cache statuses. Per-request series
+ * use the cheap counters of series.ts; prom-client formats everything when scraped.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { FastCounter, FastHistogram } from './series.js';
 
 /** Seconds; from a fast cached answer to a long generation. */
 export const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
-
-/** Label children kept for reuse, so a request does not hash its labels; beyond it they are looked up each time. */
-const MAX_CACHED_CHILDREN = 10_000;
 
 export interface LogQueueStats {
   queued: number;
@@ -25,11 +24,7 @@ export interface RecordedUsage {
   upstreamMs: number | null;
   usage: { prompt_tokens: number | null; completion_tokens: number | null } | undefined;
   cost: number | null;
-}
-
-interface RequestSeries {
-  count: { inc(): void };
-  duration: { observe(value: number): void };
+  cacheStatus: string | null;
 }
 
 export interface MetricsOptions {
@@ -42,78 +37,51 @@ export interface MetricsOptions {
 
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<'route' | 'method' | 'provider' | 'status'>;
-  readonly #duration: Histogram<'route' | 'provider'>;
-  readonly #upstream: Histogram<'provider'>;
-  readonly #tokens: Counter<'provider' | 'model' | 'type'>;
-  readonly #cost: Counter<'provider' | 'model'>;
-  readonly #cache: Counter<'status'>;
-  readonly #rateLimited: Counter<'source'>;
-  readonly #circuitOpen: Counter<'provider'>;
-  readonly #series = new Map<string, RequestSeries>();
+  readonly #requests: FastCounter;
+  readonly #duration: FastHistogram;
+  readonly #upstream: FastHistogram;
+  readonly #tokens: FastCounter;
+  readonly #cost: FastCounter;
+  readonly #cache: FastCounter;
+  readonly #rateLimited: FastCounter;
+  readonly #circuitOpen: FastCounter;
 
   constructor(o: MetricsOptions) {
-    const registers = [this.registry];
+    const r = this.registry;
     const p = o.prefix;
-    this.#requests = new Counter({
-      name: `${p}requests_total`, help: 'Requests answered, by route pattern, method, serving provider and status',
-      labelNames: ['route', 'method', 'provider', 'status'], registers,
-    });
-    this.#duration = new Histogram({
-      name: `${p}request_duration_seconds`, help: 'Total time from request to the end of its answer (streams included)',
-      labelNames: ['route', 'provider'], buckets: o.buckets, registers,
-    });
-    this.#upstream = new Histogram({
-      name: `${p}upstream_duration_seconds`,
-      help: 'Time a request spent waiting for providers (every try; a stream until its first chunk); from the request logs',
-      labelNames: ['provider'], buckets: o.buckets, registers,
-    });
-    this.#tokens = new Counter({
-      name: `${p}tokens_total`, help: 'Tokens reported in answers\' usage, by type (prompt, completion); from the request logs',
-      labelNames: ['provider', 'model', 'type'], registers,
-    });
-    this.#cost = new Counter({
-      name: `${p}cost_total`, help: 'Cost of answers from the pricing table, when one is loaded; from the request logs',
-      labelNames: ['provider', 'model'], registers,
-    });
-    this.#cache = new Counter({
-      name: `${p}cache_results_total`, help: 'Inference answers by x-gw-cache-status (HIT, SEMANTIC HIT, MISS, REFRESH, DISABLED)',
-      labelNames: ['status'], registers,
-    });
-    this.#rateLimited = new Counter({
-      name: `${p}rate_limited_total`,
-      help: '429 answers: source="gateway" for the gateway\'s own rate and usage limits (code rate_limited), "provider" for providers\' 429s',
-      labelNames: ['source'], registers,
-    });
-    this.#circuitOpen = new Counter({
-      name: `${p}circuit_open_total`, help: 'Target calls refused because the target\'s circuit breaker was open',
-      labelNames: ['provider'], registers,
-    });
-    queueMetrics(p, registers, o.logStats);
-    if (o.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: p });
+    this.#requests = new FastCounter(`${p}requests_total`, 'Requests answered, by route pattern, method, serving provider and status', r);
+    this.#duration = new FastHistogram(`${p}request_duration_seconds`, 'Total time from request to the end of its answer (streams included)', r, o.buckets);
+    this.#upstream = new FastHistogram(
+      `${p}upstream_duration_seconds`,
+      'Time a request spent waiting for providers (every try; a stream until its first chunk); from the request logs', r, o.buckets,
+    );
+    this.#tokens = new FastCounter(`${p}tokens_total`, 'Provider tokens from answers\' usage, by type (prompt, completion), cache hits excluded; from the request logs', r);
+    this.#cost = new FastCounter(`${p}cost_total`, 'Cost of answers from the pricing table, when one is loaded; from the request logs', r);
+    this.#cache = new FastCounter(`${p}cache_results_total`, 'Inference answers by x-gw-cache-status (HIT, SEMANTIC HIT, MISS, REFRESH, DISABLED)', r);
+    this.#rateLimited = new FastCounter(
+      `${p}rate_limited_total`,
+      '429 answers: source="gateway" for the gateway\'s own rate and usage limits (code rate_limited), "provider" for providers\' 429s', r,
+    );
+    this.#circuitOpen = new FastCounter(`${p}circuit_open_total`, 'Target calls refused because the target\'s circuit breaker was open', r);
+    queueMetrics(p, [r], o.logStats);
+    if (o.processMetrics) collectDefaultMetrics({ register: r, prefix: p });
   }
 
   request(route: string, method: string, provider: string, status: number, seconds: number): void {
-    const key = `${route}\n${method}\n${provider}\n${status}`;
-    let series = this.#series.get(key);
-    if (!series) {
-      series = { count: this.#requests.labels(route, method, provider, String(status)), duration: this.#duration.labels(route, provider) };
-      if (this.#series.size < MAX_CACHED_CHILDREN) this.#series.set(key, series);
-    }
-    series.count.inc();
-    series.duration.observe(seconds);
+    this.#requests.inc(`${route}\n${method}\n${provider}\n${status}`, () => ({ route, method, provider, status: String(status) }));
+    this.#duration.observe(`${route}\n${provider}`, () => ({ route, provider }), seconds);
   }
 
   cacheResult(status: string): void {
-    this.#cache.labels(status).inc();
+    this.#cache.inc(status, () => ({ status }));
   }
 
   rateLimited(source: 'gateway' | 'provider'): void {
-    this.#rateLimited.labels(source).inc();
+    this.#rateLimited.inc(source, () => ({ source }));
   }
 
   circuitOpen(provider: string): void {
-    this.#circuitOpen.labels(provider).inc();
+    this.#circuitOpen.inc(provider, () => ({ provider }));
   }
 
   /** Fed by the request-log service once a batch of logs is built. */
@@ -121,13 +89,15 @@ export class GatewayMetrics {
     for (const log of logs) {
       const provider = log.provider ?? '';
       const model = log.model ?? '';
-      if (log.upstreamMs !== null) this.#upstream.labels(provider).observe(log.upstreamMs / 1000);
+      if (log.upstreamMs !== null) this.#upstream.observe(provider, () => ({ provider }), log.upstreamMs / 1000);
       const usage = log.usage;
-      if (usage) {
-        if (usage.prompt_tokens) this.#tokens.labels(provider, model, 'prompt').inc(usage.prompt_tokens);
-        if (usage.completion_tokens) this.#tokens.labels(provider, model, 'completion').inc(usage.completion_tokens);
+      // A cache hit spent no provider tokens (its answer repeats the cached usage).
+      if (usage && log.cacheStatus !== 'HIT' && log.cacheStatus !== 'SEMANTIC HIT') {
+        const key = `${provider}\n${model}`;
+        if (usage.prompt_tokens) this.#tokens.inc(`${key}\nprompt`, () => ({ provider, model, type: 'prompt' }), usage.prompt_tokens);
+        if (usage.completion_tokens) this.#tokens.inc(`${key}\ncompletion`, () => ({ provider, model, type: 'completion' }), usage.completion_tokens);
       }
-      if (log.cost !== null && log.cost > 0) this.#cost.labels(provider, model).inc(log.cost);
+      if (log.cost !== null && log.cost > 0) this.#cost.inc(`${provider}\n${model}`, () => ({ provider, model }), log.cost);
     }
   }
 

@@ -1,4 +1,9 @@
-/** Small helpers of the admin routes: JSON answers, bodies, query parameters, pagination. */
+/**
+ * Small helpers of the admin routes: JSON answers, bodies, query parameters, pagination.
+ *
+ * Shared file: identical in plugins/rate-limits and plugins/usage-limits (plugins never import
+ * each other); change both, or move it to core.
+ */
 import { Errors, JsonPayload, type GatewayResponse, type Issue, type RequestContext, type Validator } from '../../core/index.js';
 
 export function json(status: number, value: unknown): GatewayResponse {

@@ -3,7 +3,7 @@
  * (`rl:<policy>:<unit><r|t>:<group>:<window start>`, expiring after its window) in the StateStore:
  *   - requests: one atomic increment; the request passes when the new count is <= value, so 200
  *     concurrent requests against a value of 50 let exactly 50 through, on one instance or several
- *     sharing Redis. A request refused by one policy gives back what it took from the others.
+ *     sharing Redis. A refused request gives back what it took, so counters count requests let through.
  *   - tokens: the window's count is read; the request passes while it is below value. Each answer's
  *     prompt + completion tokens are added once it is written, so a window is blocked once spent
  *     (requests already under way when it fills still complete: token limits are not exact).
@@ -73,10 +73,13 @@ export class RateLimiter {
     if (!principal) return NOTHING;
     const workspaceId = workspaces.requestWorkspace(principal);
     if (workspaceId === undefined) return workspaces.resolveDefault().then(() => this.enforce(ctx));
-    const list = index.forScope(organisationOf(principal), workspaceId);
-    if (!list) return NOTHING;
+    const organisationId = organisationOf(principal);
+    const own = index.forWorkspace(organisationId, workspaceId);
+    const wide = index.forOrganisation(organisationId);
+    if (!own && !wide) return NOTHING;
     let matched: ActiveRateLimit[] | undefined;
-    for (let i = 0; i < list.length; i++) if (list[i]!.matcher.matches(ctx, workspaceId)) (matched ??= []).push(list[i]!);
+    if (own) for (let i = 0; i < own.length; i++) if (own[i]!.matcher.matches(ctx, workspaceId)) (matched ??= []).push(own[i]!);
+    if (wide) for (let i = 0; i < wide.length; i++) if (wide[i]!.matcher.matches(ctx, workspaceId)) (matched ??= []).push(wide[i]!);
     return matched ? this.#check(ctx, workspaceId, matched) : NOTHING;
   }
 
@@ -112,9 +115,11 @@ export class RateLimiter {
     }
 
     if (refused !== -1) {
+      // Counters count requests let through: a refused request gives back every count it took (so
+      // raising a value frees exactly the difference). Exactness holds: counts of requests let
+      // through are never given back, so none can pass once they reach the value.
       for (let i = 0; i < matched.length; i++) {
-        const { type, value } = matched[i]!.policy;
-        if (type === 'requests' && counts[i]! <= value) store.increment(keys[i]!, -1, ttl(windows[i]!, at)).catch((e) => this.deps.onStoreError(e));
+        if (matched[i]!.policy.type === 'requests') store.increment(keys[i]!, -1, ttl(windows[i]!, at)).catch((e) => this.deps.onStoreError(e));
       }
       ctx.reason = 'rate limited';
       const policy = matched[refused]!.policy;

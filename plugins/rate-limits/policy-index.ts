@@ -1,20 +1,33 @@
 /**
- * Active policies in memory, compiled and indexed by (organisation, workspace), so the hot path
- * never reads the record store: one map lookup per request, none at all while there is no policy.
+ * Active policies in memory, compiled and indexed, so the hot path never reads the record store:
+ * two map lookups per request (the policies of the request's workspace, and the organisation's
+ * policies that name workspaces in a `workspace_id` condition), none while there is no policy.
  * Reloaded whole after every change made through this instance, and every `refreshMs` in the
  * background (so changes made through another instance apply within that time).
+ *
+ * Shared file: identical in plugins/rate-limits and plugins/usage-limits (plugins never import
+ * each other); change both, or move it to core.
  */
 export interface Scoped {
   organisation_id: string;
   workspace_id: string;
+  conditions: readonly { key: string }[];
 }
 
-export function scopeKey(organisationId: string, workspaceId: string): string {
-  return organisationId + '\u0000' + workspaceId;
+/** A policy without a `workspace_id` condition applies in its own workspace only. */
+function organisationWide(policy: Scoped): boolean {
+  return policy.conditions.some((c) => c.key === 'workspace_id');
+}
+
+interface OrganisationPolicies<C> {
+  /** By workspace id: policies of that workspace (no workspace_id condition). */
+  byWorkspace: Map<string, C[]>;
+  /** Policies selecting workspaces by condition. */
+  wide: C[] | undefined;
 }
 
 export class PolicyIndex<P extends Scoped, C> {
-  #byScope = new Map<string, C[]>();
+  #byOrganisation = new Map<string, OrganisationPolicies<C>>();
   #size = 0;
   #generation = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -29,8 +42,14 @@ export class PolicyIndex<P extends Scoped, C> {
     return this.#size === 0;
   }
 
-  forScope(organisationId: string, workspaceId: string): readonly C[] | undefined {
-    return this.#byScope.get(scopeKey(organisationId, workspaceId));
+  /** Policies of one workspace (those without a workspace_id condition). */
+  forWorkspace(organisationId: string, workspaceId: string): readonly C[] | undefined {
+    return this.#byOrganisation.get(organisationId)?.byWorkspace.get(workspaceId);
+  }
+
+  /** Policies of an organisation that select workspaces by condition. */
+  forOrganisation(organisationId: string): readonly C[] | undefined {
+    return this.#byOrganisation.get(organisationId)?.wide;
   }
 
   async reload(): Promise<void> {
@@ -38,14 +57,20 @@ export class PolicyIndex<P extends Scoped, C> {
     const policies = await this.load();
     // A slower, older reload must not overwrite a newer one.
     if (generation !== this.#generation) return;
-    const next = new Map<string, C[]>();
+    const next = new Map<string, OrganisationPolicies<C>>();
     for (const policy of policies) {
-      const key = scopeKey(policy.organisation_id, policy.workspace_id);
-      let list = next.get(key);
-      if (!list) next.set(key, (list = []));
-      list.push(this.compile(policy));
+      let organisation = next.get(policy.organisation_id);
+      if (!organisation) next.set(policy.organisation_id, (organisation = { byWorkspace: new Map(), wide: undefined }));
+      const compiled = this.compile(policy);
+      if (organisationWide(policy)) {
+        (organisation.wide ??= []).push(compiled);
+      } else {
+        let list = organisation.byWorkspace.get(policy.workspace_id);
+        if (!list) organisation.byWorkspace.set(policy.workspace_id, (list = []));
+        list.push(compiled);
+      }
     }
-    this.#byScope = next;
+    this.#byOrganisation = next;
     this.#size = policies.length;
   }
 

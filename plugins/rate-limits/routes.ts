@@ -35,8 +35,8 @@ export function registerRoutes(d: RouteDeps): void {
     return policy;
   };
 
-  const conditionsOf = async (conditions: Condition[]): Promise<Condition[]> => Promise.all(conditions.map(async (c) => (
-    c.key === 'workspace_id' ? { ...c, value: await d.workspaces.normaliseWorkspaceValues(c.value) } : c
+  const conditionsOf = async (principal: Principal, conditions: Condition[]): Promise<Condition[]> => Promise.all(conditions.map(async (c) => (
+    c.key === 'workspace_id' ? { ...c, value: await d.workspaces.workspaceCondition(principal, c.value) } : c
   )));
 
   d.routes.add({
@@ -50,7 +50,7 @@ export function registerRoutes(d: RouteDeps): void {
         type: body.type,
         unit: body.unit,
         value: body.value,
-        conditions: await conditionsOf(body.conditions),
+        conditions: await conditionsOf(principal, body.conditions),
         group_by: body.group_by,
         workspace_id: owner.workspaceId,
         organisation_id: owner.organisationId,
@@ -99,7 +99,7 @@ export function registerRoutes(d: RouteDeps): void {
         type: body.type,
         unit: body.unit,
         value: body.value,
-        conditions: body.conditions && (await conditionsOf(body.conditions)),
+        conditions: body.conditions && (await conditionsOf(principal, body.conditions)),
         group_by: body.group_by,
       };
       const updated = await d.store.update(policy.id, changes);

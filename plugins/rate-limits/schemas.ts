@@ -1,8 +1,8 @@
 /** Bodies of the rate-limit policy routes (spec §2.2, §4.15), compiled once. */
-import { compile, Nullable, StringEnum, Type, type Static } from '../../core/index.js';
+import { compile, StringEnum, Type, type Static } from '../../core/index.js';
 import { ConditionsSchema, GroupBysSchema, groupByIssues } from './conditions.js';
 
-const Name = Nullable(Type.String({ maxLength: 255 }));
+const Name = Type.Union([Type.String({ maxLength: 255 }), Type.Null()], { errorMessage: 'must be a string of at most 255 characters, or null' });
 const LimitType = StringEnum(['requests', 'tokens']);
 const Unit = StringEnum(['rpm', 'rph', 'rpd', 'rpw']);
 const Value = Type.Number({ exclusiveMinimum: 0, maximum: 1e15 });

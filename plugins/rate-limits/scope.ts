@@ -4,11 +4,18 @@
  * Routes need the scope `<family>.<action>` (`rate_limits.create`, `usage_limits.read` ...;
  * organisation owners and admins have every scope); workspace members (role `member`) may read
  * but not write. A policy lives in one workspace of one organisation: keys of another workspace
- * or organisation never see it (404). A policy applies to requests made with keys of its
- * workspace; organisation-level keys (no workspace) count as the organisation's default
- * workspace. Workspaces come from the control plane's Directory service
+ * or organisation never see it (404). Which requests it applies to:
+ *   - without a `workspace_id` condition: requests made with keys of its own workspace;
+ *   - with one: requests of its organisation in the workspaces that condition selects (a
+ *     workspace-bound key may only select its own workspace; organisation keys any, `*` all).
+ * Organisation-level keys (no workspace) count as the organisation's default workspace, for
+ * requests and as the owner of the policies they create. Workspaces come from the control
+ * plane's Directory service
  * (`Symbol.for('gw.Directory')`) when one is registered; without it a workspace id is taken as
  * given and the default workspace is named `default`.
+ *
+ * Shared file: identical in plugins/rate-limits and plugins/usage-limits (plugins never import
+ * each other); change both, or move it to core.
  */
 import {
   canUseWorkspace, Errors, requireScope,
@@ -103,6 +110,21 @@ export class Workspaces {
     }
     if (!canUseWorkspace(principal, workspaceId)) throw Errors.forbidden(`the API key does not belong to workspace ${workspace}`);
     return { workspaceId, organisationId };
+  }
+
+  /**
+   * `workspace_id` condition values as ids (slugs are resolved when the directory knows them); a
+   * workspace-bound caller may only select its own workspace (403 otherwise).
+   */
+  async workspaceCondition(principal: Principal, values: string | string[]): Promise<string | string[]> {
+    const resolved = await this.normaliseWorkspaceValues(values);
+    const own = principal.workspaceId;
+    if (own !== undefined) {
+      for (const value of typeof resolved === 'string' ? [resolved] : resolved) {
+        if (value !== own) throw Errors.forbidden(`the API key does not belong to workspace ${value}`);
+      }
+    }
+    return resolved;
   }
 
   /** Condition values for `workspace_id` may name slugs: stored as ids when the directory knows them. */

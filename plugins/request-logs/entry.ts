@@ -17,6 +17,12 @@ const SPAN_KEY = Symbol.for('gw.trace.span');
 export const CONFIG_ID_KEY = Symbol.for('gw.config.id');
 /** The prompt template's id, when a request was rendered from one (prompts plugin). */
 export const PROMPT_ID_KEY = Symbol.for('gw.prompt.id');
+/** A stream usage meter another plugin (rate limits) may have put on the answer. */
+const USAGE_METER_KEY = Symbol.for('gw.usage-meter.v1');
+
+interface UsageMeter {
+  result(): { promptTokens: number; completionTokens: number; estimated: boolean } | undefined;
+}
 
 const CACHE_STATUS_HEADER = 'x-gw-cache-status';
 const decoder = new TextDecoder();
@@ -71,12 +77,14 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
   if (ok) {
     if (response.stream) usage = capture ? usageFromSseTail(capture.tail) : undefined;
     else if (json) usage = usageFromJson(json.bytes());
+    if (!usage && response.stream) usage = meteredUsage(ctx);
   }
   const model = capture?.model ?? ctx.body['model'];
   const provider = outcome?.provider ?? (typeof target?.provider === 'string' && !target.provider.startsWith('@') ? target.provider : undefined);
   return {
     createdAt: Math.round(performance.timeOrigin + ctx.startedAt),
-    organisationId: principal?.organisationId ?? null,
+    // '' for a caller without an organisation (it queries with ''); null for an unauthenticated request: nobody's.
+    organisationId: principal ? principal.organisationId ?? '' : null,
     workspaceId: principal?.workspaceId ?? null,
     apiKeyId: principal?.keyId ?? null,
     traceId: ctx.traceId || null,
@@ -143,6 +151,13 @@ function errorCodeOf(ctx: RequestContext, response: GatewayResponse): string | n
   return typeof c === 'string' ? c : null;
 }
 
+/** Usage another plugin's meter read from the stream; estimates are not recorded (unknown stays null). */
+function meteredUsage(ctx: RequestContext): Usage | undefined {
+  const result = (ctx.locals.get(USAGE_METER_KEY) as UsageMeter | undefined)?.result();
+  if (!result || result.estimated) return undefined;
+  return { prompt_tokens: result.promptTokens, completion_tokens: result.completionTokens, total_tokens: result.promptTokens + result.completionTokens };
+}
+
 function hasKeys(o: Record<string, unknown>): boolean {
   for (const _ in o) return true;
   return false;
@@ -189,7 +204,7 @@ function responseText(e: PendingLog, max: number): string | null {
   if (body === undefined) return null;
   if (Array.isArray(body)) {
     const text = (body as readonly Uint8Array[]).map((c) => decoder.decode(c, { stream: true })).join('') + decoder.decode();
-    return bodyText(redactSse(text), max, e.responseCut);
+    return bodyText(redact(text) as string, max, e.responseCut);
   }
   const text = typeof body === 'string' ? body : decoder.decode(body as Uint8Array);
   let value: unknown;
@@ -199,10 +214,6 @@ function responseText(e: PendingLog, max: number): string | null {
     return bodyText(redact(text) as string, max);
   }
   return bodyText(JSON.stringify(redact(value)), max);
-}
-
-function redactSse(text: string): string {
-  return redact(text) as string;
 }
 
 /** A body over the cap is cut and marked, so a reader knows it is not whole. */

@@ -4,13 +4,14 @@
  *
  *   onResponse  → one entry (field reads; the usage scan reads a few bytes) into a bounded queue
  *                 (oldest shed and counted under overload: a request never waits for the log)
- *   every flushIntervalMs, or once batchSize entries wait → one multi-row INSERT per batch
+ *   every flushIntervalMs, or once batchSize entries wait → the batch as a few multi-row INSERTs (store.ts)
  *   every retentionSweepIntervalMs → rows older than retentionDays are deleted
  *
  * Per request it also keeps what the answer alone does not tell: time in provider calls (an
  * innermost wrapAttempt, so every try counts) and the model sent upstream; for streams whose
  * client asked for `stream_options.include_usage`, the tail where the usage chunk is (without
  * that option a stream's tokens are unknown: null). Bodies only with `recordBodies`, redacted.
+ * Cost comes from `Symbol.for('gw.Pricing')` (usage limits) when loaded, else null; a cache hit costs 0.
  * Service `Symbol.for('gw.RequestLogs')` (service.ts) serves analytics and metrics.
  */
 import {
@@ -29,7 +30,7 @@ import { Visibility } from './visibility.js';
 const Options = Type.Object({
   /** Entries waiting to be written; beyond it the oldest are shed (and counted). */
   queueCapacity: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }),
-  /** Rows per INSERT (capped so one statement's parameters fit every engine). */
+  /** Rows written together (capped so one statement's parameters fit every engine). */
   batchSize: Type.Integer({ minimum: 1, maximum: MAX_ROWS_PER_INSERT, default: 500 }),
   /** Longest wait before queued entries are written. */
   flushIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
@@ -37,6 +38,8 @@ const Options = Type.Object({
   recordBodies: Type.Boolean({ default: false }),
   /** Longest recorded body (characters of its JSON); longer ones are cut and marked `…[truncated]`. */
   maxBodyBytes: Type.Integer({ minimum: 256, maximum: 16 * 1024 * 1024, default: 64 * 1024 }),
+  /** Index trace ids: fast `trace_id` filters on large tables, for about twice the write cost per row on SQLite. */
+  indexTraceIds: Type.Boolean({ default: false }),
   /** Age after which logs are deleted. */
   retentionDays: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
   /** How often the retention sweep runs. */
@@ -66,7 +69,7 @@ export default class RequestLogsPlugin implements Plugin<Options> {
   async apply(api: PluginApi<Options>): Promise<void> {
     const o = api.options;
     const logs = new LogStore(api.container.resolve<RecordStore>(Tokens.RecordStore));
-    await logs.init();
+    await logs.init(o.indexTraceIds);
     let pricing: PricingService | undefined | null = null;
     const recorder = new Recorder(logs, {
       capacity: o.queueCapacity,

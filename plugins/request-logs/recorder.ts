@@ -5,9 +5,9 @@
  * A batch that fails to write is counted and dropped (the store is down: retrying would only grow
  * the backlog); a warning is logged at most every 10 seconds.
  */
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../core/index.js';
 import { toRow, type PendingLog, type RowOptions } from './entry.js';
+import { uuidv7 } from './ids.js';
 import { DropOldestQueue } from './queue.js';
 import type { LogStore } from './store.js';
 import type { Usage } from './usage.js';
@@ -120,7 +120,7 @@ export class Recorder {
     const recorded: RecordedLog[] = new Array(batch.length);
     for (let i = 0; i < batch.length; i++) {
       const entry = batch[i]!;
-      const id = randomUUID();
+      const id = uuidv7(entry.createdAt);
       const cost = costOf(pricing, entry);
       try {
         rows[i] = toRow(entry, id, cost, this.options.rows);
@@ -159,6 +159,8 @@ export class Recorder {
 }
 
 function costOf(pricing: PricingService | undefined, e: PendingLog): number | null {
+  // A cache hit called no provider: it cost nothing, whatever usage its answer repeats.
+  if (e.cacheStatus === 'HIT' || e.cacheStatus === 'SEMANTIC HIT') return 0;
   if (!pricing || !e.usage || !e.provider || !e.model) return null;
   try {
     const cost = pricing.cost(e.provider, e.model, e.usage);

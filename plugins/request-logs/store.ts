@@ -1,17 +1,23 @@
 /**
- * The log table's reads and writes. Writes are multi-row INSERTs, one statement per batch (the
- * RecordStore has no transaction method; one statement is atomic on every engine). The statement
- * text depends only on the row count, so prepared-statement caches stay small.
+ * The log table's reads and writes. A batch is written as multi-row INSERTs whose row counts are
+ * powers of two (a batch of 300: 256 + 32 + 8 + 4), so at most log2(batchSize) + 1 statement texts
+ * ever exist and prepared-statement caches stay small (one text per row count would prepare a new
+ * statement of thousands of parameters for almost every batch). Each statement is atomic; the
+ * RecordStore has no transactions, and a log batch needs none.
  */
 import type { RecordStore } from '../../core/index.js';
 import { toWhere, type LogFilter, type Page, type ViewScope } from './filter.js';
 import { groupRows, type GroupPage } from './groups.js';
-import { COLUMNS, MIGRATIONS, type LogRow } from './schema.js';
+import { COLUMNS, MIGRATIONS, TRACE_INDEX, type LogRow } from './schema.js';
 
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_HEAD = `INSERT INTO request_logs (${COLUMNS.join(', ')}) VALUES `;
 /** Columns of the list view: everything but the bodies. */
 const LIST_COLUMNS = COLUMNS.filter((c) => c !== 'request_body' && c !== 'response_body').join(', ');
+function largestPowerOfTwo(n: number): number {
+  return 2 ** Math.floor(Math.log2(n));
+}
+
 /** Rows deleted per statement by the retention sweep, so one sweep never holds the store for long. */
 export const SWEEP_CHUNK = 5_000;
 
@@ -20,18 +26,29 @@ export class LogStore {
 
   constructor(readonly store: RecordStore) {}
 
-  init(): Promise<void> {
-    return this.store.migrate('observe.logs', MIGRATIONS);
+  async init(indexTraceIds: boolean): Promise<void> {
+    await this.store.migrate('observe.logs', MIGRATIONS);
+    if (indexTraceIds) await this.store.run(TRACE_INDEX);
   }
 
   async insert(rows: readonly unknown[][]): Promise<void> {
-    if (rows.length === 0) return;
-    let sql = this.#insertSql.get(rows.length);
-    if (!sql) {
-      sql = INSERT_HEAD + new Array(rows.length).fill(ROW_PLACEHOLDERS).join(', ');
-      this.#insertSql.set(rows.length, sql);
+    let at = 0;
+    while (at < rows.length) {
+      const n = largestPowerOfTwo(rows.length - at);
+      const params: unknown[] = [];
+      for (let i = at; i < at + n; i++) for (const value of rows[i]!) params.push(value);
+      await this.store.run(this.#sql(n), params);
+      at += n;
     }
-    await this.store.run(sql, rows.flat());
+  }
+
+  #sql(rows: number): string {
+    let sql = this.#insertSql.get(rows);
+    if (!sql) {
+      sql = INSERT_HEAD + new Array(rows).fill(ROW_PLACEHOLDERS).join(', ');
+      this.#insertSql.set(rows, sql);
+    }
+    return sql;
   }
 
   async list(filter: LogFilter, scope: ViewScope, page: Page): Promise<{ total: number; rows: LogRow[] }> {

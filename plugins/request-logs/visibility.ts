@@ -8,12 +8,13 @@
  *   - workspace admins see their whole workspace;
  *   - managers and members see only their own keys' rows when `managersViewAllData` /
  *     `membersViewAllData` is false (default true);
- *   - keys without a role (service keys) see their organisation or workspace.
+ *   - keys without a role (organisation and workspace service keys) see their organisation or workspace;
+ *     a workspace-user key without a role counts as a member.
  * Settings come from the control plane's `Symbol.for('gw.OrgSettings')` (effective settings with
  * the workspace's overrides); without it every flag has its default, i.e. everyone sees their own
  * organisation's (or workspace's) data.
  */
-import { Errors, isOrganisationAdmin, requireScope, type DependencyContainer, type Principal, type RequestContext } from '../../core/index.js';
+import { Errors, isOrganisationAdmin, requireScope, userIdOf, type DependencyContainer, type Principal, type RequestContext } from '../../core/index.js';
 import type { ViewScope } from './filter.js';
 
 export const ORG_SETTINGS = Symbol.for('gw.OrgSettings');
@@ -41,13 +42,14 @@ export type Purpose = 'logs' | 'analytics';
 
 export type ViewerKind = 'owner' | 'organisation-admin' | 'workspace-admin' | 'manager' | 'member' | 'service';
 
+/** As core/authz reads roles: a workspace-user key carries its member's role (default member). */
 export function viewerKind(principal: Principal): ViewerKind {
   const role = (principal.role ?? '').toLowerCase();
   if (principal.type === 'organisation-owner' || (role === 'owner' && principal.workspaceId === undefined)) return 'owner';
   if (isOrganisationAdmin(principal)) return 'organisation-admin';
   if (role === 'admin') return 'workspace-admin';
   if (role === 'manager') return 'manager';
-  if (role === 'member') return 'member';
+  if (role === 'member' || principal.type === 'workspace-user') return 'member';
   return 'service';
 }
 
@@ -125,9 +127,9 @@ export class Visibility {
   }
 
   async #ownKeys(principal: Principal): Promise<readonly string[]> {
-    const userId = principal['userId'];
+    const userId = userIdOf(principal);
     const directory = this.directory();
-    if (typeof userId === 'string' && directory?.keysOfUser) {
+    if (userId !== undefined && directory?.keysOfUser) {
       const keys = await directory.keysOfUser(userId);
       return keys.includes(principal.keyId) ? keys : [...keys, principal.keyId];
     }

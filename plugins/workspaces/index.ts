@@ -4,8 +4,8 @@
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
  * OrgSettings and Directory services (services.ts) for other plugins.
  */
-import { randomUUID } from 'node:crypto';
 import { Tokens, Type, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { timeOrderedId } from './ids.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
@@ -75,10 +75,10 @@ export default class WorkspacesPlugin implements Plugin<Options> {
 /** A fresh store: the organisation of the bootstrap owner key, with its default workspace. */
 async function seedOrganisation(repo: WorkspaceRepo, keys: KeyService): Promise<void> {
   if ((await repo.organisations()).length > 0) return;
-  const organisationId = (await keys.ownerOrganisationId()) ?? randomUUID();
+  const organisationId = (await keys.ownerOrganisationId()) ?? timeOrderedId();
   const now = new Date().toISOString();
   await repo.insertOrganisation(organisationId, 'Default organisation', now);
   await repo.insertWorkspace({
-    id: randomUUID(), organisation_id: organisationId, slug: 'default', name: 'Default workspace', description: null, is_default: 1, created_at: now,
+    id: timeOrderedId(), organisation_id: organisationId, slug: 'default', name: 'Default workspace', description: null, is_default: 1, created_at: now,
   });
 }

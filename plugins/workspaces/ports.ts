@@ -29,6 +29,7 @@ export interface KeyService {
   ownerOrganisationId(): Promise<string | undefined>;
   create(input: NewUserKey, options: { pending: boolean }): Promise<{ record: KeyRecord }>;
   deleteUserKeys(userId: string, workspaceId?: string): Promise<number>;
+  idsOfUser(userId: string): Promise<string[]>;
   setUserRole(userId: string, workspaceId: string, role: string): Promise<void>;
   suspendWorkspace(workspaceId: string, suspended: boolean): void;
 }

@@ -15,13 +15,6 @@ export function parseBody<T>(ctx: RequestContext, validator: Validator<T>): T {
   return body;
 }
 
-/** Milliseconds of an ISO 8601 date-time the schema accepted (a well-formed but impossible date is a 400). */
-export function isoToMs(value: string, path: string): number {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw Errors.invalidBody(path, 'is not a valid date-time');
-  return ms;
-}
-
 export interface Page {
   offset: number;
   limit: number;

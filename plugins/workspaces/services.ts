@@ -1,7 +1,7 @@
 /**
  * The read-only services other plugins resolve (with `container.isRegistered(token, true)`):
  *   Symbol.for('gw.OrgSettings') → { get(workspaceId?, organisationId?) }: effective settings, from memory;
- *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName }.
+ *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName, keysOfUser }.
  * `workspace` is answered from memory; the others read the store (admin paths) or cache briefly.
  */
 import type { WorkspaceDirectory } from './directory.js';
@@ -27,6 +27,8 @@ export interface DirectoryService {
   member(workspaceId: string, userId: string): Promise<{ role: string } | undefined>;
   user(id: string): Promise<{ id: string; email: string; name: string | null; role: string; organisation_id: string } | undefined>;
   keyName(keyId: string): Promise<string | undefined>;
+  /** Every key a user holds or held (a member's "own keys" in logs and analytics). */
+  keysOfUser(userId: string): Promise<readonly string[]>;
 }
 
 const KEY_NAME_TTL_MS = 60_000;
@@ -69,5 +71,6 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
       names.set(keyId, { name, until: now + KEY_NAME_TTL_MS });
       return name;
     },
+    keysOfUser: (userId) => keys.idsOfUser(userId),
   };
 }

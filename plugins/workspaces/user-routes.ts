@@ -6,8 +6,8 @@
  *   DELETE /v1/users/:id    also ends their memberships and deletes their workspace-user keys
  * Scopes: users.create | read | delete.
  */
-import { randomUUID } from 'node:crypto';
 import { Errors, isOrganisationAdmin, requireScope, type Principal, type RouteDef } from '../../core/index.js';
+import { timeOrderedId } from './ids.js';
 import { organisationOf, requireOrganisationLevel } from './access.js';
 import type { PeopleRepo, UserFilter, UserRow } from './people-repo.js';
 import type { KeyService } from './ports.js';
@@ -35,7 +35,7 @@ export function userRoutes(people: PeopleRepo, keys: KeyService): RouteDef[] {
         const email = body.email.toLowerCase();
         if (await people.userByEmail(organisationId, email)) throw duplicate(email);
         const now = new Date().toISOString();
-        const row: UserRow = { id: randomUUID(), organisation_id: organisationId, email, name: body.name ?? null, role, created_at: now, last_updated_at: now };
+        const row: UserRow = { id: timeOrderedId(), organisation_id: organisationId, email, name: body.name ?? null, role, created_at: now, last_updated_at: now };
         await people.insertUser(row).catch((e) => {
           throw isUniqueViolation(e) ? duplicate(email) : e;
         });

@@ -7,10 +7,10 @@
  *   DELETE /v1/workspaces/:id       archives it: the record stays, its keys are refused while archived
  * Scopes: workspaces.create | read | update | delete.
  */
-import { randomUUID } from 'node:crypto';
 import {
   Errors, isOrganisationAdmin, isOrganisationLevel, requireScope, requireWorkspaceRole, type RouteDef,
 } from '../../core/index.js';
+import { timeOrderedId } from './ids.js';
 import { organisationOf, requireActive, requireOrganisationLevel, workspaceParam } from './access.js';
 import type { WorkspaceDirectory } from './directory.js';
 import { isUniqueViolation, json, parseBody, parsePage, queryList } from './request.js';
@@ -32,7 +32,7 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
         if (body.slug !== undefined && directory.slugTaken(organisationId, body.slug)) {
           throw slugTaken(body.slug);
         }
-        const id = randomUUID();
+        const id = timeOrderedId();
         const slug = body.slug ?? freeSlug(directory, organisationId, body.name);
         await repo.insertWorkspace({
           id, organisation_id: organisationId, slug, name: body.name, description: body.description ?? null, is_default: 0, created_at: new Date().toISOString(),

@@ -18,11 +18,57 @@ export interface Scenario {
   connections: number;
   /** Extra gateway environment, e.g. { GW_REDIS_URL: 'redis://127.0.0.1:6379' }. */
   gatewayEnv?: Record<string, string>;
+  /**
+   * A gateway file (composition: preset, plugins, disable) the gateway starts with (GW_CONFIG);
+   * `{{dist}}` in plugin paths is the compiled tree (dist/), e.g. `{{dist}}/plugins/x/index.js`.
+   */
+  gatewayComposition?: { preset?: string; plugins?: unknown[]; disable?: string[] };
+  /**
+   * Run once against the started gateway before anything is measured (stored records the scenario
+   * names, ...); the headers it returns are added to this scenario's requests.
+   */
+  setup?(ctx: SetupContext): Promise<Record<string, string> | void>;
   /** Upstream delay before every stream chunk (ms). */
   upstreamChunkDelayMs?: number;
   /** Stream scenarios: sequential requests per side. */
   requests?: number;
 }
+
+export interface SetupContext {
+  /** http://127.0.0.1:PORT of the gateway the scenario runs on. */
+  gatewayUrl: string;
+  /** http://127.0.0.1:PORT of the upstream. */
+  upstreamUrl: string;
+  /** The gateway's bootstrap key (organisation owner). */
+  apiKey: string;
+}
+
+/** A control-plane call of a setup step; fails loudly. */
+async function admin(ctx: SetupContext, method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(ctx.gatewayUrl + path, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-gw-api-key': ctx.apiKey },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`setup: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** Setup step of `limits`: a rate-limit policy on every chat request per key, so high it never refuses (measures the check's cost). */
+async function hugeRateLimit(ctx: SetupContext): Promise<void> {
+  await admin(ctx, 'POST', '/v1/policies/rate-limits', {
+    name: 'bench: huge limit',
+    conditions: [{ key: 'endpoint_type', value: 'chatComplete' }],
+    group_by: [{ key: 'api_key' }],
+    type: 'requests',
+    unit: 'rpm',
+    value: 1e12,
+  });
+}
+
+/** The limits plugins by path, so they load whether or not the preset has them. */
+const LIMITS_PLUGINS = ['{{dist}}/plugins/rate-limits/index.js'];
 
 const chatBody = {
   model: 'gpt-4o-mini',
@@ -32,6 +78,10 @@ const chatBody = {
   ],
   max_tokens: 16,
 };
+
+/** The observability plugins (logs, analytics, metrics, tracing), by path so they load whether or not the preset has them. */
+const OBSERVE_PLUGINS = ['request-logs', 'analytics', 'metrics', 'tracing'].map((p) => `{{dist}}/plugins/${p}/index.js`);
+const OBSERVE_IDS = ['observe.logs', 'observe.analytics', 'observe.metrics', 'observe.tracing'];
 
 /** The three cheap built-in checks of the `guardrails` scenario, as an inline guardrail's keys. */
 function cheapChecks(rule: string): Record<string, unknown> {
@@ -113,6 +163,59 @@ export const scenarios: Scenario[] = [
     },
     baseline: 'chat',
     connections: 32,
+  },
+  {
+    name: 'observed-off',
+    description: 'plain chat on a gateway without request logs, analytics, metrics and tracing (the baseline of observed), vs the bare proxy',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    baseline: 'proxy',
+    connections: 32,
+    gatewayComposition: { disable: OBSERVE_IDS },
+  },
+  {
+    name: 'observed',
+    description: 'plain chat with request logs (SQLite, batched), metrics and tracing on, vs the same gateway without them',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    baseline: 'observed-off',
+    connections: 32,
+    gatewayComposition: { plugins: OBSERVE_PLUGINS },
+  },
+  {
+    name: 'stored',
+    description: 'chat through a stored config (x-gw-config = its id) whose provider is a stored integration (@slug), vs plain direct-mode chat',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    baseline: 'chat',
+    connections: 32,
+    gatewayComposition: { plugins: ['{{dist}}/plugins/integrations/index.js', '{{dist}}/plugins/configs/index.js'] },
+    async setup(ctx) {
+      await admin(ctx, 'POST', '/v1/integrations', { slug: 'bench-openai', provider: 'openai', key: 'sk-bench', configurations: { custom_host: `${ctx.upstreamUrl}/v1` } });
+      const config = await admin(ctx, 'POST', '/v1/configs', { slug: 'bench-stored', config: { provider: '@bench-openai' } });
+      return { 'x-gw-config': String(config['id']) };
+    },
+  },
+  {
+    name: 'limits',
+    description: 'chat under a rate-limit policy (huge limit: one counter increment per request) with request logs, metrics and tracing on, vs the gateway without them',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    baseline: 'observed-off',
+    connections: 32,
+    gatewayComposition: { plugins: [...OBSERVE_PLUGINS, ...LIMITS_PLUGINS] },
+    setup: hugeRateLimit,
+  },
+  {
+    name: 'limits-redis',
+    description: 'limits with its counters in Redis (GW_REDIS_URL, needs Redis on 127.0.0.1:6379), vs limits with memory counters: the added latency of a shared counter',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    baseline: 'limits',
+    connections: 32,
+    gatewayEnv: { GW_REDIS_URL: 'redis://127.0.0.1:6379' },
+    gatewayComposition: { plugins: [...OBSERVE_PLUGINS, ...LIMITS_PLUGINS] },
+    setup: hugeRateLimit,
   },
   {
     name: 'stream',

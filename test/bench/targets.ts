@@ -2,8 +2,8 @@
  * Starts what one scenario needs (upstream, bare proxy or a second gateway, the gateway) and
  * describes the two request targets the bench compares: baseline and subject.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { findScenario, type Scenario } from './scenarios.js';
 import { freePort, startServer, stop, type ServerProcess } from './processes.js';
 
@@ -61,15 +61,23 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), ['--chunk-delay', String(s.upstreamChunkDelayMs ?? 0)], {}, join(dir, 'upstream.log'));
     processes.push(upstream);
 
-    // One gateway per distinct environment: a baseline scenario with the same env shares it.
+    // One gateway per distinct environment and composition: a baseline scenario with the same ones shares it.
     const gateways = new Map<string, ServerProcess>();
-    const gatewayFor = async (env: Record<string, string> = {}) => {
-      const key = JSON.stringify(env);
+    const gatewayFor = async (scenario: Scenario) => {
+      let env = scenario.gatewayEnv ?? {};
+      const key = JSON.stringify([env, scenario.gatewayComposition ?? null]);
       const known = gateways.get(key);
       if (known) return known;
       const port = await freePort();
       const dataDir = join(dir, `gw-data-${gateways.size}`);
       mkdirSync(dataDir);
+      if (scenario.gatewayComposition) {
+        // dist/ is two levels above the gateway entry point (dist/host/main.js).
+        const dist = dirname(dirname(o.gatewayMain));
+        const file = join(dir, `gateway-${gateways.size}.json`);
+        writeFileSync(file, JSON.stringify(scenario.gatewayComposition).replaceAll('{{dist}}', dist));
+        env = { ...env, GW_CONFIG: file };
+      }
       const gw = await startServer(
         'gateway',
         o.gatewayMain,
@@ -82,8 +90,15 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
       return gw;
     };
 
-    const gw = await gatewayFor(s.gatewayEnv);
-    const subject: Target = { label: 'gateway', origin: gw.url, ...requestOf(s, upstream.url) };
+    // A scenario's setup runs once on the gateway it is measured on; its headers join its requests.
+    const prepared = async (scenario: Scenario, gatewayUrl: string, target: Target): Promise<Target> => {
+      const headers = await scenario.setup?.({ gatewayUrl, upstreamUrl: upstream.url, apiKey: 'bench-key' });
+      if (headers) Object.assign(target.headers, headers);
+      return target;
+    };
+
+    const gw = await gatewayFor(s);
+    const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, ...requestOf(s, upstream.url) });
     let baseline: Target;
     if (s.baseline === 'proxy') {
       const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url], {}, join(dir, 'proxy.log'));
@@ -91,8 +106,8 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
       baseline = { label: 'proxy', origin: proxy.url, ...requestOf(s, upstream.url) };
     } else {
       const b = findScenario(s.baseline);
-      const bgw = await gatewayFor(b.gatewayEnv);
-      baseline = { label: `gateway:${b.name}`, origin: bgw.url, ...requestOf(b, upstream.url) };
+      const bgw = await gatewayFor(b);
+      baseline = await prepared(b, bgw.url, { label: `gateway:${b.name}`, origin: bgw.url, ...requestOf(b, upstream.url) });
     }
     return { baseline, subject, processes, stop: stopAllOf };
   } catch (err) {

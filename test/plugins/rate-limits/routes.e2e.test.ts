@@ -70,7 +70,11 @@ describe('policy.rate-limits: routes', () => {
     const fresh = await startLimitsGateway();
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push(await createPolicy(fresh, { ...POLICY, name: `p${i}`, type: i < 3 ? 'requests' : 'tokens' }));
+      // Lists are in creation order (created_at, then id): one millisecond apart.
+      for (let i = 0; i < 5; i++) {
+        ids.push(await createPolicy(fresh, { ...POLICY, name: `p${i}`, type: i < 3 ? 'requests' : 'tokens' }));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
       await api(fresh, 'DELETE', `${BASE}/${ids[0]}`);
       const page0 = await api(fresh, 'GET', `${BASE}?page_size=2`);
       expect(page0.json).to.deep.include({ object: 'list', total_count: 4, current_page: 0, page_size: 2 });
@@ -94,7 +98,7 @@ describe('policy.rate-limits: routes', () => {
     ['an unknown unit', { ...POLICY, unit: 'rps' }, 'body.unit: must be one of "rpm", "rph", "rpd", "rpw"'],
     ['an unknown type', { ...POLICY, type: 'cost' }, 'body.type: must be one of "requests", "tokens"'],
     ['a zero value', { ...POLICY, value: 0 }, 'body.value: must be > 0'],
-    ['a name over 255 characters', { ...POLICY, name: 'x'.repeat(256) }, 'body.name: must be a string or null'],
+    ['a name over 255 characters', { ...POLICY, name: 'x'.repeat(256) }, 'body.name: must be a string of at most 255 characters, or null'],
     ['an unknown condition key', { ...POLICY, conditions: [{ key: 'model', value: 'gpt-4o' }] }, 'body.conditions.0.key: must be workspace_id, endpoint_type, api_key or metadata.<key>'],
     ['an empty condition value', { ...POLICY, conditions: [{ key: 'api_key', value: [] }] }, 'body.conditions.0.value: must be a non-empty string or a list of 1 to 100 non-empty strings'],
     ['an unknown group_by key', { ...POLICY, group_by: [{ key: 'endpoint_type' }] }, 'body.group_by.0.key: must be api_key, workspace_id or metadata.<key>'],
@@ -147,6 +151,12 @@ describe('policy.rate-limits: routes', () => {
       expect(org.status).to.equal(403);
       const list = await api(gw, 'GET', `${BASE}?workspace_id=ws-b`, undefined, wsKey('ws-a'));
       expect(list.status).to.equal(403);
+      // A workspace_id condition may select only the key's own workspace.
+      for (const value of ['ws-b', '*', ['ws-a', 'ws-b']]) {
+        const selecting = await api(gw, 'POST', BASE, { ...POLICY, conditions: [{ key: 'workspace_id', value }] }, wsKey('ws-a'));
+        expect(selecting.status, JSON.stringify(value)).to.equal(403);
+      }
+      expect((await api(gw, 'POST', BASE, { ...POLICY, conditions: [{ key: 'workspace_id', value: 'ws-a' }] }, wsKey('ws-a'))).status).to.equal(200);
     });
 
     it('an organisation key may name a workspace; an explicit organisation_id equal to its own is accepted', async () => {

@@ -1,0 +1,86 @@
+/**
+ * Active policies in memory, compiled and indexed, so the hot path never reads the record store:
+ * two map lookups per request (the policies of the request's workspace, and the organisation's
+ * policies that name workspaces in a `workspace_id` condition), none while there is no policy.
+ * Reloaded whole after every change made through this instance, and every `refreshMs` in the
+ * background (so changes made through another instance apply within that time).
+ *
+ * Shared file: identical in plugins/rate-limits and plugins/usage-limits (plugins never import
+ * each other); change both, or move it to core.
+ */
+export interface Scoped {
+  organisation_id: string;
+  workspace_id: string;
+  conditions: readonly { key: string }[];
+}
+
+/** A policy without a `workspace_id` condition applies in its own workspace only. */
+function organisationWide(policy: Scoped): boolean {
+  return policy.conditions.some((c) => c.key === 'workspace_id');
+}
+
+interface OrganisationPolicies<C> {
+  /** By workspace id: policies of that workspace (no workspace_id condition). */
+  byWorkspace: Map<string, C[]>;
+  /** Policies selecting workspaces by condition. */
+  wide: C[] | undefined;
+}
+
+export class PolicyIndex<P extends Scoped, C> {
+  #byOrganisation = new Map<string, OrganisationPolicies<C>>();
+  #size = 0;
+  #generation = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly load: () => Promise<P[]>,
+    private readonly compile: (policy: P) => C,
+  ) {}
+
+  /** No active policy anywhere: the hot path returns at once. */
+  get empty(): boolean {
+    return this.#size === 0;
+  }
+
+  /** Policies of one workspace (those without a workspace_id condition). */
+  forWorkspace(organisationId: string, workspaceId: string): readonly C[] | undefined {
+    return this.#byOrganisation.get(organisationId)?.byWorkspace.get(workspaceId);
+  }
+
+  /** Policies of an organisation that select workspaces by condition. */
+  forOrganisation(organisationId: string): readonly C[] | undefined {
+    return this.#byOrganisation.get(organisationId)?.wide;
+  }
+
+  async reload(): Promise<void> {
+    const generation = ++this.#generation;
+    const policies = await this.load();
+    // A slower, older reload must not overwrite a newer one.
+    if (generation !== this.#generation) return;
+    const next = new Map<string, OrganisationPolicies<C>>();
+    for (const policy of policies) {
+      let organisation = next.get(policy.organisation_id);
+      if (!organisation) next.set(policy.organisation_id, (organisation = { byWorkspace: new Map(), wide: undefined }));
+      const compiled = this.compile(policy);
+      if (organisationWide(policy)) {
+        (organisation.wide ??= []).push(compiled);
+      } else {
+        let list = organisation.byWorkspace.get(policy.workspace_id);
+        if (!list) organisation.byWorkspace.set(policy.workspace_id, (list = []));
+        list.push(compiled);
+      }
+    }
+    this.#byOrganisation = next;
+    this.#size = policies.length;
+  }
+
+  startRefresh(everyMs: number, onError: (error: unknown) => void): void {
+    if (everyMs <= 0) return;
+    this.#timer = setInterval(() => void this.reload().catch(onError), everyMs);
+    this.#timer.unref();
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+  }
+}
