@@ -20,6 +20,7 @@ export * from './state.js';
 export * from './outcome.js';
 export * from './authz.js';
 export * from './dispatch.js';
+export * from './admin.js';
 export { accessLogger, createLogger, flushLogger, REDACT_PATHS, type Logger } from './logger.js';
 export { Kernel, failed } from './kernel.js';
 export { boot, type Runtime, type BootOptions } from './boot.js';

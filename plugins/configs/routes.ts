@@ -13,7 +13,7 @@ import {
   compile, Errors, requireScope, Type,
   type DependencyContainer, type Principal, type RequestContext, type Router, type Static,
 } from '../../core/index.js';
-import { json, nowIso, objectBody, pageOf, paginate } from './admin-http.js';
+import { json, nowIso, objectBody, pageOf, paginate } from '../../core/index.js';
 import type { StoredConfigCache } from './cache.js';
 import type { ConfigRepo, ConfigRow } from './repo.js';
 import { checkStoredConfig, type IntegrationLookup } from './validate.js';

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Errors, requireScope, type DependencyContainer, type Principal, type RequestContext, type Router } from '../../core/index.js';
-import { json, nowIso, objectBody, pageOf, paginate, queryList } from './admin-http.js';
+import { json, nowIso, objectBody, pageOf, paginate, queryList } from '../../core/index.js';
 import type { GuardrailCatalogue } from './catalogue.js';
 import { fromRow, type Guardrail, type GuardrailRow } from './record.js';
 import type { GuardrailRepo } from './repo.js';

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { Errors, type Principal, type RequestContext, type Router, type Validator } from '../../core/index.js';
 import { authorizeWrite, canSee, organisationOf, requireOwnWorkspace, requireRead } from './access.js';
-import { json, nowIso, objectBody, pageOf, paginate } from './admin-http.js';
+import { json, nowIso, objectBody, pageOf, paginate } from '../../core/index.js';
 import { fromRow, toJson, type Integration, type IntegrationRow } from './record.js';
 import type { IntegrationRepo } from './repo.js';
 import { allowedIn } from './resolve.js';

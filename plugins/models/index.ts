@@ -8,7 +8,7 @@
  * service the list is empty.
  */
 import { Errors, Type, type Plugin, type PluginApi, type Principal, type Static } from '../../core/index.js';
-import { json, pageOf, paginate } from './admin-http.js';
+import { json, pageOf, paginate } from '../../core/index.js';
 import { DEFAULT_MODELS } from './defaults.js';
 
 const Options = Type.Object({

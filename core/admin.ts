@@ -3,7 +3,9 @@
  * pagination convention (`current_page` from 0, `page_size` default 50, at most 100; lists answer
  * `{ object: 'list', total_count, current_page, page_size, data }`).
  */
-import { Errors, JsonPayload, type GatewayResponse, type RequestContext } from '../../core/index.js';
+import { Errors } from './errors.js';
+import { JsonPayload } from './payload.js';
+import type { GatewayResponse, RequestContext } from './types.js';
 
 export function json(status: number, value: unknown): GatewayResponse {
   return { status, headers: { 'content-type': 'application/json' }, json: JsonPayload.of(value) };
