@@ -155,13 +155,13 @@ export interface HookResults {
   after_request_hooks: HookResult[];
 }
 
-/** One hook result of one target, as kept for logs in `ctx.locals.get(GUARDRAIL_RESULTS)` (an array). */
+/** The results of one hook array run for one target, as kept for logs in `ctx.locals.get(GUARDRAIL_RESULTS)` (an array). */
 export interface GuardrailRecord {
   /** `$path` of the target, e.g. `config.targets[1]`. */
   target: string;
   array: GuardrailArrayName;
-  result: HookResult;
-  /** false when the result came after the answer was sent (async hooks, verdicts of a passed-through stream). */
+  results: HookResult[];
+  /** false when the results came after the answer was sent (async hooks, verdicts of a passed-through stream). */
   inResponse: boolean;
 }
 

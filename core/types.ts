@@ -45,6 +45,8 @@ export interface Principal {
   role?: string;
   organisationId?: string;
   workspaceId?: string;
+  /** The user a workspace-user key belongs to. */
+  userId?: string;
   scopes: readonly string[];
   [extra: string]: unknown;
 }

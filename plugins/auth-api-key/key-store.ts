@@ -4,81 +4,22 @@
  * scheduled rotation, and secrets kept sealed until read once when nobody was there to receive them.
  * Registered as Tokens.KeyStore; the admin plugins reach it through the container.
  */
-import { timeOrderedId } from './ids.js';
 import type { Principal, RecordStore } from '../../core/index.js';
 import type { Clock } from './clock.js';
+import { timeOrderedId } from './ids.js';
 import {
   DAY_MS, KEY_COLUMNS, ROTATION_PERIOD_DAYS, seconds, toPrincipal, toView,
-  type ApiKeyView, type KeyRow, type KeyType, type RotationPeriod,
+  type ApiKeyView, type KeyRow,
 } from './key-rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { generateSecret, hashKey } from './secrets.js';
-import { VerdictCache, type VerdictCacheOptions } from './verdict-cache.js';
+import { VerdictCache } from './verdict-cache.js';
+import type { IssueOptions, Issued, KeyFilter, KeyPatch, KeyStoreOptions, NewKey, RotationInput, Sealer } from './key-types.js';
 
 export { hashKey, generateSecret } from './secrets.js';
 export { MIGRATIONS } from './migrations.js';
 export type { ApiKeyView, KeyType, RotationPeriod } from './key-rows.js';
-
-/** Seals pending secrets (security.secret-box's service). */
-export interface Sealer {
-  encrypt(plaintext: string, context?: string): string;
-  decrypt(sealed: string, context?: string): string;
-}
-
-export interface KeyStoreOptions extends VerdictCacheOptions {
-  /** Prefix of new secrets (env API_KEY_PREFIX). */
-  prefix: string;
-  /** Transition window of a rotation when neither the request nor the key's policy sets one. */
-  defaultTransitionMs: number;
-  /** The sealer for pending secrets, looked up when first needed (it may be registered after this plugin). */
-  sealer: () => Sealer | undefined;
-}
-
-export interface RotationInput {
-  period: RotationPeriod;
-  /** Default: now + period. */
-  nextRotationAtMs?: number;
-  /** Default: the store's default transition. */
-  transitionMs?: number;
-}
-
-export interface NewKey {
-  name: string;
-  type: Exclude<KeyType, 'organisation-owner'>;
-  organisationId: string;
-  workspaceId?: string;
-  userId?: string;
-  role?: string;
-  scopes: readonly string[];
-  expiresAtMs?: number;
-  rotation?: RotationInput;
-}
-
-export interface KeyPatch {
-  name?: string;
-  scopes?: readonly string[];
-  expiresAtMs?: number | null;
-  rotation?: RotationInput | null;
-}
-
-export interface KeyFilter {
-  organisationId: string;
-  type?: string;
-  workspaceId?: string;
-  userId?: string;
-  statuses?: readonly string[];
-}
-
-/** A key record with its new secret, shown this once. */
-export interface Issued {
-  record: ApiKeyView;
-  key: string;
-}
-
-export interface IssueOptions {
-  /** Keep the secret sealed until `takePendingSecret` (nobody receives it now). */
-  pending?: boolean;
-}
+export type * from './key-types.js';
 
 const MAX_DUE_PER_CHECK = 100;
 export const DEFAULT_ORGANISATION_ID = 'default';

@@ -11,9 +11,12 @@
 import type { CheckInput, CheckResult, CheckVerdict, HookResult, RequestContext } from '../../core/index.js';
 import type { CompiledCheck, CompiledHook } from './plan.js';
 
-export interface CheckRun {
-  verdict: CheckVerdict;
-  transformedText?: string;
+/** Where a verdict keeps its transformed text: a symbol key, so it never reaches hook_results. */
+const TEXT = Symbol('transformedText');
+
+/** A check's verdict as clients see it, plus the text it transformed (if any). */
+export interface CheckRun extends CheckVerdict {
+  [TEXT]?: string;
 }
 
 export interface PhaseResult {
@@ -76,7 +79,7 @@ export async function runDetached(hooks: readonly CompiledHook[], input: CheckIn
   for (const hook of hooks) for (const check of hook.checks) runs.push(Promise.resolve(runCheck(check, input, text, ctx)));
   const settled = await Promise.all(runs);
   // Nobody reads a transformation made after the fact: report it as not applied.
-  for (const run of settled) if (run.verdict.transformed) run.verdict.transformed = false;
+  for (const run of settled) if (run.transformed) run.transformed = false;
   return fold(hooks, settled, undefined).results;
 }
 
@@ -86,19 +89,19 @@ async function applyTransforms(
   let first = -1;
   let count = 0;
   for (let i = 0; i < runs.length; i++) {
-    if (runs[i]!.transformedText === undefined) continue;
+    if (runs[i]![TEXT] === undefined) continue;
     if (first === -1) first = i;
     count++;
   }
   if (count === 0) return undefined;
-  if (count === 1) return runs[first]!.transformedText;
+  if (count === 1) return runs[first]![TEXT];
   const checks = hooks.flatMap((h) => h.checks);
   let current = text;
   for (let i = first; i < runs.length; i++) {
-    if (runs[i]!.transformedText === undefined) continue;
+    if (runs[i]![TEXT] === undefined) continue;
     const again = await runCheck(checks[i]!, inputFor(current), current, ctx);
     runs[i] = again;
-    if (again.transformedText !== undefined) current = again.transformedText;
+    if (again[TEXT] !== undefined) current = again[TEXT];
   }
   return current === text ? undefined : current;
 }
@@ -114,7 +117,7 @@ function fold(hooks: readonly CompiledHook[], runs: readonly CheckRun[], transfo
     let transformed = false;
     let time = 0;
     for (let c = 0; c < hook.checks.length; c++) {
-      const v = runs[at++]!.verdict;
+      const v = runs[at++]!;
       if (!v.verdict) verdict = false;
       if (v.transformed) transformed = true;
       if (v.execution_time > time) time = v.execution_time;
@@ -137,16 +140,16 @@ function settle(check: CompiledCheck, r: CheckResult, text: string, start: numbe
   if (r === null || typeof r !== 'object' || typeof r.verdict !== 'boolean') {
     return errored(check, 'the check returned no verdict', start);
   }
-  const verdict: CheckVerdict = { id: check.id, verdict: r.verdict, data: r.data ?? null, execution_time: elapsed(start) };
+  const run: CheckRun = { id: check.id, verdict: r.verdict, data: r.data ?? null, execution_time: elapsed(start) };
   if (typeof r.transformedText === 'string' && r.transformedText !== text) {
-    verdict.transformed = true;
-    return { verdict, transformedText: r.transformedText };
+    run.transformed = true;
+    run[TEXT] = r.transformedText;
   }
-  return { verdict };
+  return run;
 }
 
 function errored(check: CompiledCheck, message: string, start: number): CheckRun {
-  return { verdict: { id: check.id, verdict: !check.failOnError, data: null, error: { message }, execution_time: elapsed(start) } };
+  return { id: check.id, verdict: !check.failOnError, data: null, error: { message }, execution_time: elapsed(start) };
 }
 
 function elapsed(start: number): number {

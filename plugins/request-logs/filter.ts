@@ -1,5 +1,6 @@
 /**
- * Query filters shared by the log list, log groups and analytics routes, and how they become a
+ * Query filters shared by the log list, log groups and analytics routes (paging is core's
+ * `pageOf`: `current_page` from 0, `page_size` 1 to 100, default 50), and how they become a
  * portable SQL `WHERE` (`?` placeholders; metadata matched with LIKE on the stored JSON text, so no
  * engine-specific JSON function is needed). Unknown query keys are refused (a typo must not silently
  * widen a query).
@@ -34,14 +35,6 @@ export interface ViewScope {
   showMetadata: boolean;
 }
 
-export interface Page {
-  /** 0-based. */
-  current: number;
-  size: number;
-}
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
 /** Our cap on list-valued filters (`status_code=200,201,...`). */
 const MAX_LIST = 100;
 
@@ -88,13 +81,6 @@ export function parseFilter(query: URLSearchParams, extraKeys: ReadonlySet<strin
   return filter;
 }
 
-export function parsePage(query: URLSearchParams): Page {
-  return {
-    current: integer(query, 'current_page', 0, Number.MAX_SAFE_INTEGER, 0),
-    size: integer(query, 'page_size', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-  };
-}
-
 function assign<K extends keyof LogFilter>(filter: LogFilter, key: K, value: LogFilter[K] | undefined): void {
   if (value !== undefined && (!Array.isArray(value) || value.length > 0)) filter[key] = value;
 }
@@ -124,14 +110,6 @@ function time(query: URLSearchParams, name: string): number | undefined {
   const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
   if (!Number.isFinite(ms)) throw invalidQuery(name, 'must be an ISO 8601 date-time or milliseconds since the epoch');
   return ms;
-}
-
-function integer(query: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
-  const value = query.get(name);
-  if (value === null) return fallback;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) throw invalidQuery(name, `must be an integer from ${min} to ${max}`);
-  return n;
 }
 
 function parseMetadata(text: string): Record<string, string> {

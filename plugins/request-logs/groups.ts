@@ -14,8 +14,8 @@
  *   cache_hit_rate    share of rows answered from the cache (HIT or SEMANTIC HIT), of all rows
  *   first/last_seen   earliest / latest request start (ISO 8601)
  */
-import { invalidQuery, type Page, type Where } from './filter.js';
-import type { RecordStore } from '../../core/index.js';
+import type { Page, RecordStore } from '../../core/index.js';
+import { invalidQuery, type Where } from './filter.js';
 
 /** groupBy → the SQL expression of the group key. */
 export const GROUP_KEYS: Readonly<Record<string, string>> = {
@@ -88,7 +88,7 @@ export async function groupRows(store: RecordStore, groupBy: string, columns: re
     where.params,
   );
   all.sort((a, b) => Number(b.requests) - Number(a.requests) || compareKeys(a.g, b.g));
-  const slice = all.slice(page.current * page.size, (page.current + 1) * page.size);
+  const slice = all.slice(page.page * page.size, (page.page + 1) * page.size);
   const percentiles = columns.filter((c) => c in PERCENTILES);
   const ranks = percentiles.length > 0 && slice.length > 0 ? await percentileRows(store, key, percentiles, where) : undefined;
   const rows = slice.map((row) => {

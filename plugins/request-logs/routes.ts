@@ -4,8 +4,8 @@
  *   GET /v1/logs/:id                one log with its bodies (when recorded) and `log_format`
  *   GET /v1/logs/groups/:groupBy    grouped figures (`columns`), same filters
  */
-import type { Router } from '../../core/index.js';
-import { parseFilter, parsePage } from './filter.js';
+import { pageOf, type Router } from '../../core/index.js';
+import { parseFilter } from './filter.js';
 import { jsonAnswer, notFound, type RequestLogService } from './service.js';
 import type { LogStore } from './store.js';
 import { logDetail, logView } from './view.js';
@@ -20,11 +20,11 @@ export function registerLogRoutes(routes: Router, logs: LogStore, visibility: Vi
     handler: async (ctx) => {
       const query = ctx.request.query;
       const filter = parseFilter(query);
-      const page = parsePage(query);
+      const page = pageOf(ctx);
       const scope = await visibility.scope(ctx, 'logs', SCOPES.list, filter.workspace);
       const { total, rows } = await logs.list(filter, scope, page);
       return jsonAnswer({
-        object: 'list', total_count: total, current_page: page.current, page_size: page.size,
+        object: 'list', total_count: total, current_page: page.page, page_size: page.size,
         data: rows.map((row) => logView(row, scope.showMetadata)),
       });
     },

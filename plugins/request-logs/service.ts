@@ -2,8 +2,8 @@
  * The request-log service, registered as `Symbol.for('gw.RequestLogs')` for the analytics and
  * metrics plugins (which never import this plugin: they declare the part they use).
  */
-import { Errors, JsonPayload, type GatewayResponse, type RequestContext } from '../../core/index.js';
-import { parseFilter, parsePage } from './filter.js';
+import { Errors, JsonPayload, pageOf, type GatewayResponse, type RequestContext } from '../../core/index.js';
+import { parseFilter } from './filter.js';
 import { parseColumns, parseGroupBy } from './groups.js';
 import type { RecordListener, Recorder, RecorderStats } from './recorder.js';
 import type { LogStore } from './store.js';
@@ -39,11 +39,11 @@ export function createService(recorder: Recorder, logs: LogStore, visibility: Vi
       const query = ctx.request.query;
       const columns = parseColumns(query.get('columns'));
       const filter = parseFilter(query, GROUP_QUERY_KEYS);
-      const page = parsePage(query);
+      const page = pageOf(ctx);
       const scope = await visibility.scope(ctx, purpose, scopeName, filter.workspace);
       const { total, rows } = await logs.groups(groupBy, columns, filter, scope, page);
       if (groupBy === 'api_key') await addKeyNames(rows, visibility);
-      return jsonAnswer({ object: 'list', group_by: groupBy, total_count: total, current_page: page.current, page_size: page.size, data: rows });
+      return jsonAnswer({ object: 'list', group_by: groupBy, total_count: total, current_page: page.page, page_size: page.size, data: rows });
     },
   };
 }

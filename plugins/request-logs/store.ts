@@ -5,8 +5,8 @@
  * statement of thousands of parameters for almost every batch). Each statement is atomic; the
  * RecordStore has no transactions, and a log batch needs none.
  */
-import type { RecordStore } from '../../core/index.js';
-import { toWhere, type LogFilter, type Page, type ViewScope } from './filter.js';
+import type { Page, RecordStore } from '../../core/index.js';
+import { toWhere, type LogFilter, type ViewScope } from './filter.js';
 import { groupRows, type GroupPage } from './groups.js';
 import { COLUMNS, MIGRATIONS, TRACE_INDEX, type LogRow } from './schema.js';
 
@@ -56,7 +56,7 @@ export class LogStore {
     const count = await this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM request_logs WHERE ${where.sql}`, where.params);
     const rows = await this.store.all<LogRow>(
       `SELECT ${LIST_COLUMNS} FROM request_logs WHERE ${where.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [...where.params, page.size, page.current * page.size],
+      [...where.params, page.size, page.page * page.size],
     );
     return { total: Number(count?.n ?? 0), rows };
   }

@@ -10,7 +10,7 @@ export interface Usage {
   total_tokens: number | null;
 }
 
-const KEY = '"usage"';
+const KEY = Buffer.from('"usage"', 'latin1');
 const OPEN = 0x7b; // {
 const CLOSE = 0x7d; // }
 const QUOTE = 0x22; // "
@@ -33,7 +33,7 @@ export function usageFromSseTail(chunks: readonly Uint8Array[]): Usage | undefin
 function lastUsageObject(bytes: Buffer): Usage | undefined {
   let at = bytes.length;
   while (at > 0) {
-    const key = bytes.lastIndexOf(KEY, at - 1, 'latin1');
+    const key = bytes.lastIndexOf(KEY, at - 1);
     if (key === -1) return undefined;
     at = key;
     const start = valueStart(bytes, key + KEY.length);

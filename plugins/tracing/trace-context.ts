@@ -47,10 +47,10 @@ export function asSpanId(value: string | undefined): string | undefined {
 
 /** The W3C form of a gateway trace id. */
 export function w3cTraceId(id: string): string {
-  if (id.length === 36 && UUID.test(id)) {
-    // The common case (generated trace ids): lowercase already, no copy but the dashes' removal.
+  if (id.length === 36 && id[8] === '-' && id[13] === '-' && id[18] === '-' && id[23] === '-') {
+    // The common case (generated trace ids): a lowercase UUID loses its dashes, nothing more.
     const hex = id.slice(0, 8) + id.slice(9, 13) + id.slice(14, 18) + id.slice(19, 23) + id.slice(24);
-    if (hex !== ZERO_TRACE) return hex;
+    if (HEX32.test(hex) && hex !== ZERO_TRACE) return hex;
   }
   const lower = id.toLowerCase();
   if (HEX32.test(lower) && lower !== ZERO_TRACE) return lower;

@@ -1,7 +1,7 @@
 /** Running checks and hooks: errored verdicts, time-outs (fake timers), no timers for synchronous checks. */
 import { expect } from 'chai';
 import sinon from 'sinon';
-import type { CheckInput, CheckResult, GuardrailCheck, RequestContext } from '../../../core/index.js';
+import type { CheckInput, CheckResult, CheckVerdict, GuardrailCheck, RequestContext } from '../../../core/index.js';
 import { runCheck, runHooks } from '../../../plugins/guardrails/execute.js';
 import type { CompiledCheck, CompiledHook } from '../../../plugins/guardrails/plan.js';
 
@@ -25,18 +25,18 @@ describe('guardrails.runner: execution', () => {
     const run = runCheck(compiled(() => ({ verdict: false, data: { n: 1 } })), input, 'hello', ctx);
     expect(run).to.not.have.property('then');
     expect(clock.countTimers()).to.equal(0);
-    expect((run as { verdict: unknown }).verdict).to.deep.include({ id: 'test.c', verdict: false, data: { n: 1 } });
+    expect(run).to.deep.include({ id: 'test.c', verdict: false, data: { n: 1 } });
   });
 
   it('a check that returns no verdict is errored', () => {
-    const run = runCheck(compiled(() => ({}) as CheckResult), input, 'hello', ctx) as { verdict: { verdict: boolean; error?: { message: string } } };
-    expect(run.verdict.verdict).to.equal(true);
-    expect(run.verdict.error?.message).to.equal('the check returned no verdict');
+    const run = runCheck(compiled(() => ({}) as CheckResult), input, 'hello', ctx) as CheckVerdict;
+    expect(run.verdict).to.equal(true);
+    expect(run.error?.message).to.equal('the check returned no verdict');
   });
 
   it('times out a slow check after its timeout (fake clock) and clears the timer of a fast one', async () => {
     clock = sinon.useFakeTimers();
-    const slow = runCheck(compiled(() => new Promise(() => undefined), { timeoutMs: 10_000, failOnError: true }), input, 'hello', ctx) as Promise<{ verdict: { verdict: boolean; error?: { message: string } } }>;
+    const slow = runCheck(compiled(() => new Promise(() => undefined), { timeoutMs: 10_000, failOnError: true }), input, 'hello', ctx) as Promise<CheckVerdict>;
     expect(clock.countTimers()).to.equal(1);
     await clock.tickAsync(9_999);
     let settled = false;
@@ -45,7 +45,7 @@ describe('guardrails.runner: execution', () => {
     expect(settled).to.equal(false);
     await clock.tickAsync(1);
     const run = await slow;
-    expect(run.verdict).to.deep.include({ verdict: false, error: { message: 'timed out after 10000 ms' } });
+    expect(run).to.deep.include({ verdict: false, error: { message: 'timed out after 10000 ms' } });
 
     const fast = runCheck(compiled(async () => ({ verdict: true })), input, 'hello', ctx);
     await fast;
