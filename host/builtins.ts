@@ -75,6 +75,10 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'admin.guardrails': () => import('../plugins/guardrail-store/index.js'),
   'admin.models': () => import('../plugins/models/index.js'),
   'observe.request-log': () => import('../plugins/request-log/index.js'),
+  'observe.logs': () => import('../plugins/request-logs/index.js'),
+  'observe.analytics': () => import('../plugins/analytics/index.js'),
+  'observe.metrics': () => import('../plugins/metrics/index.js'),
+  'observe.tracing': () => import('../plugins/tracing/index.js'),
 };
 
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {

@@ -4,9 +4,8 @@
  * scheduled rotation, and secrets kept sealed until read once when nobody was there to receive them.
  * Registered as Tokens.KeyStore; the admin plugins reach it through the container.
  */
-import type { Principal, RecordStore } from '../../core/index.js';
+import { timeOrderedId, type Principal, type RecordStore } from '../../core/index.js';
 import type { Clock } from './clock.js';
-import { timeOrderedId } from './ids.js';
 import {
   DAY_MS, KEY_COLUMNS, ROTATION_PERIOD_DAYS, seconds, toPrincipal, toView,
   type ApiKeyView, type KeyRow,

@@ -4,8 +4,15 @@
  * (auth is skipped: the context already carries the creator's principal), config resolution,
  * routing, retries, cache, guardrails, then the observers (logs, usage) via `complete`.
  */
-import { dispatchInternal, type GatewayRequest, type GatewayResponse, type Kernel, type Principal, type RouteDef } from '../../core/index.js';
-import { sortableId } from './ids.js';
+import {
+  dispatchInternal,
+  sortableId,
+  type GatewayRequest,
+  type GatewayResponse,
+  type Kernel,
+  type Principal,
+  type RouteDef,
+} from '../../core/index.js';
 import type { ParsedLine } from './input.js';
 
 export interface LinePlan {

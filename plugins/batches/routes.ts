@@ -4,12 +4,18 @@
  * else (`immediate`, a strategy, a provider without a batch API) → a gateway-managed batch.
  */
 import {
-  Errors, JsonPayload, type GatewayResponse, type Kernel, type RequestContext, type RouteDef, type Router,
+  Errors,
+  JsonPayload,
+  sortableId,
+  type GatewayResponse,
+  type Kernel,
+  type RequestContext,
+  type RouteDef,
+  type Router,
 } from '../../core/index.js';
 import { parseCreateBody, parseListQuery, type CreateBatchBody } from './body.js';
 import { captureHeaders, type SealedRequest } from './capture.js';
 import { unixSeconds, type Clock } from './clock.js';
-import { sortableId } from './ids.js';
 import type { BatchManager } from './manager.js';
 import { batchObject } from './object.js';
 import type { FileService, Scope, SecretBox } from './ports.js';

@@ -65,11 +65,16 @@ export default class ConfigsPlugin implements Plugin<Options> {
   }
 }
 
+/** Where the stored config's id is kept for observers (request logs, analytics). */
+const CONFIG_ID_KEY = Symbol.for('gw.config.id');
+
 function use(stored: StoredConfig | null, ref: string, ctx: RequestContext): Record<string, unknown> {
   if (!stored) throw Errors.invalidConfig('', `no stored config "${ref}" (x-gw-config is neither a JSON object nor a known config id)`);
   const workspaceId = ctx.principal?.workspaceId;
   if (stored.workspaceId !== undefined && workspaceId !== undefined && stored.workspaceId !== workspaceId) {
     throw Errors.forbidden(`config "${ref}" belongs to another workspace than the API key's (${workspaceId})`);
   }
+  // Logs and analytics group by the canonical id, whether the client sent the id or the slug.
+  ctx.locals.set(CONFIG_ID_KEY, stored.id);
   return withHeaderFields(ctx, stored.config);
 }

@@ -7,8 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Errors, type ConfigNode, type Logger, type RecordStore, type Transport } from '../../core/index.js';
-import { LOCAL_FILE_ID, sortableId } from './ids.js';
+import { Errors, sortableId, type ConfigNode, type Logger, type RecordStore, type Transport } from '../../core/index.js';
 import { multipartBody, providerApiOf, providerJson, sendToProvider } from './provider-files.js';
 import { canSee } from './scope.js';
 import type { FileRecord, FileService, NewFile, ProviderApi, Scope } from './service.js';
@@ -25,6 +24,9 @@ export const MIGRATIONS: readonly string[] = [
    )`,
   'CREATE INDEX files_by_scope ON files (organisation_id, id)',
 ];
+
+/** Local file ids: safe as file names (no path separators, no dots). */
+const LOCAL_FILE_ID = /^file-[0-9a-z]{34}$/;
 
 const COLUMNS = 'id, purpose, filename, bytes, created_at, organisation_id, workspace_id';
 

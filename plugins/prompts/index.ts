@@ -38,6 +38,9 @@ const ENDPOINT_PATHS: Readonly<Record<CompiledPrompt['kind'], { endpoint: string
   completion: { endpoint: 'complete', path: '/v1/completions' },
 };
 
+/** Where the prompt's id is kept for observers (request logs group by prompt). */
+const PROMPT_ID_KEY = Symbol.for('gw.prompt.id');
+
 export default class PromptsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.prompts',
@@ -105,7 +108,7 @@ export default class PromptsPlugin implements Plugin<Options> {
       method: 'POST', path: '/v1/prompts/:promptId/completions', body: 'json',
       handler: async (ctx) => {
         const { prompt, data } = await rendered(ctx);
-        return dispatchInference(kernel, ctx, ENDPOINT_PATHS[prompt.kind].path, data, new Map([[RENDERED, true]]));
+        return dispatchInference(kernel, ctx, ENDPOINT_PATHS[prompt.kind].path, data, new Map<symbol, unknown>([[RENDERED, true], [PROMPT_ID_KEY, prompt.id]]));
       },
     });
 

@@ -70,9 +70,9 @@ export class Budgets {
     if (index.empty) return NOTHING;
     const principal = ctx.principal;
     if (!principal) return NOTHING;
-    const workspaceId = workspaces.requestWorkspace(principal);
-    if (workspaceId === undefined) return workspaces.resolveDefault().then(() => this.enforce(ctx));
     const organisationId = organisationOf(principal);
+    const workspaceId = workspaces.requestWorkspace(principal);
+    if (workspaceId === undefined) return workspaces.resolveDefault(organisationId).then(() => this.enforce(ctx));
     const own = index.forWorkspace(organisationId, workspaceId);
     const wide = index.forOrganisation(organisationId);
     if (!own && !wide) return NOTHING;

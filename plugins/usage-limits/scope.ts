@@ -33,7 +33,7 @@ export interface WorkspaceRecord {
 }
 
 export interface Directory {
-  workspace(idOrSlug: string): Promise<WorkspaceRecord | undefined>;
+  workspace(idOrSlug: string, organisationId?: string): Promise<WorkspaceRecord | undefined>;
 }
 
 export type Action = 'create' | 'read' | 'list' | 'update' | 'delete';
@@ -59,9 +59,9 @@ export function visibleTo(principal: Principal, record: { organisation_id: strin
 
 export class Workspaces {
   #directory: Directory | null | undefined;
-  #defaultPromise: Promise<string> | undefined;
-  /** The default workspace's id once known (read on the hot path without awaiting). */
-  defaultId: string | undefined;
+  readonly #defaultPromises = new Map<string, Promise<string>>();
+  /** Each organisation's default workspace id once known (read on the hot path without awaiting). */
+  readonly #defaults = new Map<string, string>();
 
   constructor(private readonly container: DependencyContainer) {}
 
@@ -73,23 +73,27 @@ export class Workspaces {
     return this.#directory ?? undefined;
   }
 
-  resolveDefault(): Promise<string> {
-    this.#defaultPromise ??= (async () => {
-      let id = DEFAULT_WORKSPACE_SLUG;
-      try {
-        id = (await this.directory()?.workspace(DEFAULT_WORKSPACE_SLUG))?.id ?? DEFAULT_WORKSPACE_SLUG;
-      } catch {
-        /* a failing directory leaves the documented default */
-      }
-      this.defaultId = id;
-      return id;
-    })();
-    return this.#defaultPromise;
+  resolveDefault(organisationId: string): Promise<string> {
+    let known = this.#defaultPromises.get(organisationId);
+    if (!known) {
+      known = (async () => {
+        let id = DEFAULT_WORKSPACE_SLUG;
+        try {
+          id = (await this.directory()?.workspace(DEFAULT_WORKSPACE_SLUG, organisationId || undefined))?.id ?? DEFAULT_WORKSPACE_SLUG;
+        } catch {
+          /* a failing directory leaves the documented default */
+        }
+        this.#defaults.set(organisationId, id);
+        return id;
+      })();
+      this.#defaultPromises.set(organisationId, known);
+    }
+    return known;
   }
 
-  /** The workspace a request counts in; undefined until the default is resolved (see resolveDefault). */
+  /** The workspace a request counts in; undefined until its organisation's default is resolved (resolveDefault). */
   requestWorkspace(principal: Principal): string | undefined {
-    return principal.workspaceId ?? this.defaultId;
+    return principal.workspaceId ?? this.#defaults.get(organisationOf(principal));
   }
 
   /** The owner of a new policy: the given workspace (id or slug) and organisation, else the caller's. */
@@ -98,10 +102,10 @@ export class Workspaces {
     if (organisation !== undefined && organisation !== organisationId) {
       throw Errors.forbidden(`the API key does not belong to organisation ${organisation}`);
     }
-    let workspaceId = workspace ?? principal.workspaceId ?? (await this.resolveDefault());
+    let workspaceId = workspace ?? principal.workspaceId ?? (await this.resolveDefault(organisationId));
     const directory = this.directory();
     if (workspace !== undefined && directory) {
-      const found = await directory.workspace(workspace);
+      const found = await directory.workspace(workspace, organisationId || undefined);
       if (!found || (found.organisation_id !== undefined && found.organisation_id !== organisationId)) {
         throw Errors.invalidBody('workspace_id', `unknown workspace "${workspace}"`);
       }
@@ -117,7 +121,7 @@ export class Workspaces {
    * workspace-bound caller may only select its own workspace (403 otherwise).
    */
   async workspaceCondition(principal: Principal, values: string | string[]): Promise<string | string[]> {
-    const resolved = await this.normaliseWorkspaceValues(values);
+    const resolved = await this.normaliseWorkspaceValues(values, organisationOf(principal));
     const own = principal.workspaceId;
     if (own !== undefined) {
       for (const value of typeof resolved === 'string' ? [resolved] : resolved) {
@@ -128,10 +132,10 @@ export class Workspaces {
   }
 
   /** Condition values for `workspace_id` may name slugs: stored as ids when the directory knows them. */
-  async normaliseWorkspaceValues(values: string | string[]): Promise<string | string[]> {
+  async normaliseWorkspaceValues(values: string | string[], organisationId: string): Promise<string | string[]> {
     const directory = this.directory();
     if (!directory) return values;
-    const one = async (v: string) => (v === '*' ? v : (await directory.workspace(v).catch(() => undefined))?.id ?? v);
+    const one = async (v: string) => (v === '*' ? v : (await directory.workspace(v, organisationId || undefined).catch(() => undefined))?.id ?? v);
     return typeof values === 'string' ? one(values) : Promise.all(values.map(one));
   }
 }

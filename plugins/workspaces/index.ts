@@ -4,8 +4,7 @@
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
  * OrgSettings and Directory services (services.ts) for other plugins.
  */
-import { Tokens, Type, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
-import { timeOrderedId } from './ids.js';
+import { timeOrderedId, Tokens, Type, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';

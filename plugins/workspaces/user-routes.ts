@@ -6,8 +6,7 @@
  *   DELETE /v1/users/:id    also ends their memberships and deletes their workspace-user keys
  * Scopes: users.create | read | delete.
  */
-import { Errors, isOrganisationAdmin, requireScope, type Principal, type RouteDef } from '../../core/index.js';
-import { timeOrderedId } from './ids.js';
+import { Errors, isOrganisationAdmin, requireScope, timeOrderedId, type Principal, type RouteDef } from '../../core/index.js';
 import { organisationOf, requireOrganisationLevel } from './access.js';
 import type { PeopleRepo, UserFilter, UserRow } from './people-repo.js';
 import type { KeyService } from './ports.js';

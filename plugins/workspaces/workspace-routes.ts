@@ -8,9 +8,14 @@
  * Scopes: workspaces.create | read | update | delete.
  */
 import {
-  Errors, isOrganisationAdmin, isOrganisationLevel, requireScope, requireWorkspaceRole, type RouteDef,
+  Errors,
+  isOrganisationAdmin,
+  isOrganisationLevel,
+  requireScope,
+  requireWorkspaceRole,
+  timeOrderedId,
+  type RouteDef,
 } from '../../core/index.js';
-import { timeOrderedId } from './ids.js';
 import { organisationOf, requireActive, requireOrganisationLevel, workspaceParam } from './access.js';
 import type { WorkspaceDirectory } from './directory.js';
 import { isUniqueViolation, json, parseBody, parsePage, queryList } from './request.js';
