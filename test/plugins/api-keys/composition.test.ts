@@ -29,7 +29,7 @@ describe('admin.api-keys: composition', () => {
   });
 
   it('works without admin.workspaces: workspace ids as given, no organisation policy', async () => {
-    gw = await startGateway({ plugins: [SecretBoxPlugin, ApiKeysPlugin] });
+    gw = await startGateway({ composition: { plugins: [SecretBoxPlugin, ApiKeysPlugin], disable: ['admin.workspaces'] } });
     const owner = client(gw.url, 'gw-test-key');
     const service = await owner.post('/v1/api-keys', { name: 's', type: 'workspace-service', workspace_id: 'ws-anything' });
     expect(service.status, service.text).to.equal(200);
