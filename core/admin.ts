@@ -5,16 +5,33 @@
  */
 import { Errors } from './errors.js';
 import { JsonPayload } from './payload.js';
+import type { Validator } from './schema.js';
 import type { GatewayResponse, RequestContext } from './types.js';
 
-export function json(status: number, value: unknown): GatewayResponse {
-  return { status, headers: { 'content-type': 'application/json' }, json: JsonPayload.of(value) };
+export function json(status: number, value: unknown, headers?: Record<string, string>): GatewayResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, json: JsonPayload.of(value) };
 }
 
-export function objectBody(ctx: RequestContext): Record<string, unknown> {
-  const body = ctx.request.body;
+/** For answers that carry secrets or one principal's view (keys, users, workspaces): never stored by a cache. */
+export function noStoreJson(status: number, value: unknown): GatewayResponse {
+  return json(status, value, { 'cache-control': 'no-store' });
+}
+
+/** The body as a JSON object; `absent` stands in for a missing (or `null`) body, else that is a 400. */
+export function objectBody(ctx: RequestContext, absent?: Record<string, unknown>): Record<string, unknown> {
+  const body = ctx.request.body ?? absent;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidBody('', 'must be a JSON object');
   return body as Record<string, unknown>;
+}
+
+/** The body checked against `validator`; an absent body is `{}` (routes whose fields are all optional). */
+export function parseBody<T>(ctx: RequestContext, validator: Validator<T>): T {
+  const body = objectBody(ctx, {});
+  if (!validator.check(body)) {
+    const issue = validator.issues(body, 1)[0] ?? { path: '', rule: 'is invalid' };
+    throw Errors.invalidBody(issue.path, issue.rule);
+  }
+  return body;
 }
 
 export function nowIso(): string {
@@ -29,29 +46,63 @@ export interface Page {
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
-export function pageOf(ctx: RequestContext): Page {
+/** How a list route reads `current_page`: its upper bound, and whether a blank value means "absent". */
+export interface PageRules {
+  maxPage: number;
+  blankIsAbsent: boolean;
+}
+
+const ADMIN_PAGING: PageRules = { maxPage: 1_000_000, blankIsAbsent: true };
+/** Keys, users and workspaces: any page number, and a blank `current_page` or `page_size` is a 400. */
+export const STRICT_PAGING: PageRules = { maxPage: Number.MAX_SAFE_INTEGER, blankIsAbsent: false };
+
+export function pageOf(ctx: RequestContext, rules: PageRules = ADMIN_PAGING): Page {
+  const query = ctx.request.query;
   return {
-    page: queryInt(ctx, 'current_page', 0, 0, 1_000_000),
-    size: queryInt(ctx, 'page_size', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
+    page: queryInt(query, 'current_page', { fallback: 0, min: 0, max: rules.maxPage, blankIsAbsent: rules.blankIsAbsent }),
+    size: queryInt(query, 'page_size', { fallback: DEFAULT_PAGE_SIZE, min: 1, max: MAX_PAGE_SIZE, blankIsAbsent: rules.blankIsAbsent }),
   };
+}
+
+/** The list answer for one page of `total` items (`data` already sliced, e.g. by the store). */
+export function listPage(page: Page, total: number, data: readonly unknown[]): Record<string, unknown> {
+  return { object: 'list', total_count: total, current_page: page.page, page_size: page.size, data };
 }
 
 export function paginate<T>(items: readonly T[], page: Page): Record<string, unknown> {
   const start = page.page * page.size;
-  return { object: 'list', total_count: items.length, current_page: page.page, page_size: page.size, data: items.slice(start, start + page.size) };
+  return listPage(page, items.length, items.slice(start, start + page.size));
 }
 
-function queryInt(ctx: RequestContext, name: string, fallback: number, min: number, max: number): number {
-  const raw = ctx.request.query.get(name);
-  if (raw === null || raw === '') return fallback;
+export interface IntRange {
+  fallback: number;
+  min: number;
+  /** Default: no bound (and none named in the error). */
+  max?: number;
+  /** Whether `?name=` counts as absent; by default it is a 400. */
+  blankIsAbsent?: boolean;
+}
+
+/** An integer query parameter within `range`; a 400 `query.<name>: must be an integer from …` otherwise. */
+export function queryInt(query: URLSearchParams, name: string, range: IntRange): number {
+  const { fallback, min, max = Number.MAX_SAFE_INTEGER, blankIsAbsent = false } = range;
+  const raw = query.get(name);
+  if (raw === null || (blankIsAbsent && raw === '')) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw Errors.invalidRequest(`query.${name}: must be an integer from ${min} to ${max}`, name, 'invalid_query');
+  if ((!blankIsAbsent && raw.trim() === '') || !Number.isInteger(n) || n < min || n > max) {
+    throw Errors.invalidRequest(`query.${name}: must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}`, name, 'invalid_query');
+  }
   return n;
 }
 
-/** A comma list from the query (`ids=a,b`), or undefined when absent. */
-export function queryList(ctx: RequestContext, name: string): string[] | undefined {
+/** A comma list from the query (`ids=a,b`), or undefined when absent; with `allowed`, each item must be one of them. */
+export function queryList(ctx: RequestContext, name: string): string[] | undefined;
+export function queryList<T extends string>(ctx: RequestContext, name: string, allowed: readonly T[]): T[] | undefined;
+export function queryList(ctx: RequestContext, name: string, allowed?: readonly string[]): string[] | undefined {
   const raw = ctx.request.query.get(name);
   if (raw === null) return undefined;
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const notAllowed = allowed && items.find((item) => !allowed.includes(item));
+  if (notAllowed !== undefined) throw Errors.invalidRequest(`query.${name}: "${notAllowed}" is not one of ${allowed!.join(', ')}`, name, 'invalid_query');
+  return items;
 }

@@ -155,13 +155,13 @@ export interface HookResults {
   after_request_hooks: HookResult[];
 }
 
-/** The results of one hook array run for one target, as kept for logs in `ctx.locals.get(GUARDRAIL_RESULTS)` (an array). */
+/** One hook result of one target, as kept for logs in `ctx.locals.get(GUARDRAIL_RESULTS)` (an array). */
 export interface GuardrailRecord {
   /** `$path` of the target, e.g. `config.targets[1]`. */
   target: string;
   array: GuardrailArrayName;
-  results: HookResult[];
-  /** false when the results came after the answer was sent (async hooks, verdicts of a passed-through stream). */
+  result: HookResult;
+  /** false when the result came after the answer was sent (async hooks, verdicts of a passed-through stream). */
   inResponse: boolean;
 }
 
@@ -173,6 +173,8 @@ export const GUARDRAIL_RESULTS = Symbol.for('gw.guardrails.results');
  * registers itself in the container under `GUARDRAIL_STORE`. Validation is synchronous, so a store
  * answers from memory (and refreshes in the background). A stored guardrail has the shape of an
  * inline guardrail object (checks keyed by id) or of a hook (`{ id, checks: [{ id, parameters }] }`).
+ * `get` must return the same object while a guardrail is unchanged and another one once it changed:
+ * the runner caches what it compiled per config and recompiles when the object it gets differs.
  */
 export interface GuardrailStore {
   get(id: string): Readonly<Record<string, unknown>> | undefined;

@@ -14,3 +14,11 @@ export interface RecordStore {
   /** Whether the store can be written to right now. */
   writable(): Promise<boolean>;
 }
+
+/** Encrypts small secrets at rest (Tokens.SecretBox, provided by security.secret-box). */
+export interface SecretBox {
+  /** Seals `plaintext`; `context`, when given, must be given again to open it. */
+  encrypt(plaintext: string, context?: string): string;
+  /** Opens a sealed value; throws when the key, the context or the data do not match. */
+  decrypt(sealed: string, context?: string): string;
+}

@@ -9,9 +9,8 @@
  * out the key's secret, so it must never lift the caller above its own rights.
  */
 import {
-  Errors, hasScope, isOrganisationLevel, userIdOf, workspaceRoleOf, type Principal,
+  Errors, hasScope, isOrganisationLevel, userIdOf, workspaceRoleOf, type ApiKeyView, type Principal,
 } from '../../core/index.js';
-import type { ApiKeyView } from './ports.js';
 
 export function assertCanSee(principal: Principal, key: ApiKeyView): void {
   if (key.organisation_id !== (principal.organisationId ?? null)) throw notFound(key.id);

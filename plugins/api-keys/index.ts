@@ -4,8 +4,8 @@
  * Depends on security.secret-box so that secrets made without a caller (scheduled rotation) can wait
  * sealed until an admin reads them once.
  */
-import { Tokens, type DependencyContainer, type InjectionToken, type Plugin, type PluginApi } from '../../core/index.js';
-import { DIRECTORY, ORG_SETTINGS, type Directory, type KeyService, type OrgSettings } from './ports.js';
+import { Tokens, type DependencyContainer, type InjectionToken, type KeyStore, type Plugin, type PluginApi } from '../../core/index.js';
+import { DIRECTORY, ORG_SETTINGS, type Directory, type OrgSettings } from './ports.js';
 import { apiKeyRoutes } from './routes.js';
 
 export default class ApiKeysPlugin implements Plugin {
@@ -16,7 +16,7 @@ export default class ApiKeysPlugin implements Plugin {
   };
 
   apply(api: PluginApi): void {
-    const keys = api.container.resolve<KeyService>(Tokens.KeyStore);
+    const keys = api.container.resolve<KeyStore>(Tokens.KeyStore);
     const routes = apiKeyRoutes({
       keys,
       directory: optional<Directory>(api.container, DIRECTORY),

@@ -4,10 +4,10 @@
  * policy, and an explicit different `rotation_period` is rejected on create and update (400, §7).
  * Other key kinds follow their own `rotation_policy` only.
  */
-import { Errors } from '../../core/index.js';
-import type { ApiKeyView, OrgSettings, RotationInput, RotationPeriod } from './ports.js';
+import { Errors, type ApiKeyView, type RotationInput, type RotationPeriod } from '../../core/index.js';
+import { futureMs } from './dates.js';
+import type { OrgSettings } from './ports.js';
 import type { RotationPolicyBody } from './schemas.js';
-import { futureMs } from './request.js';
 
 export interface UserKeyPolicy {
   rotationPeriod?: RotationPeriod;

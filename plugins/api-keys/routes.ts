@@ -10,17 +10,18 @@
  * Scopes: api_keys.create | read | update | delete | rotate (`*.rotate` and `api_keys.*` cover them).
  */
 import {
-  Errors, isOrganisationLevel, requireScope, requireWorkspace, roleAtLeast, userIdOf, workspaceRoleOf,
+  Errors, isOrganisationLevel, listPage, noStoreJson, pageOf, parseBody, queryList, requireScope, requireWorkspace, roleAtLeast,
+  STRICT_PAGING, userIdOf, workspaceRoleOf, type ApiKeyView, type KeyFilter, type KeyPatch, type KeyStore, type NewKey,
   type Principal, type RequestContext, type RouteDef,
 } from '../../core/index.js';
 import { assertAdminOf, assertCanManage, assertCanSee, assertCovers, notFound } from './access.js';
+import { futureMs } from './dates.js';
 import { expiryFor, rotationFor, userKeyPolicy, type UserKeyPolicy } from './policy.js';
-import type { ApiKeyView, Directory, KeyFilter, KeyPatch, KeyService, NewKey, OrgSettings, WorkspaceRef } from './ports.js';
-import { futureMs, json, parseBody, parsePage, queryList } from './request.js';
+import type { Directory, OrgSettings, WorkspaceRef } from './ports.js';
 import { createBody, rotateBody, updateBody } from './schemas.js';
 
 export interface ApiKeyRouteDeps {
-  keys: KeyService;
+  keys: KeyStore;
   /** admin.workspaces' services, when loaded. */
   directory(): Directory | undefined;
   settings(): OrgSettings | undefined;
@@ -82,22 +83,22 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
         const rotation = rotationFor(body.rotation_policy, policy.rotationPeriod, now);
         if (rotation) input.rotation = rotation;
         const issued = await keys.create(input);
-        return json(200, { ...issued.record, key: issued.key });
+        return noStoreJson(200, { ...issued.record, key: issued.key });
       },
     },
     {
       method: 'GET', path: '/v1/api-keys', body: 'none',
       handler: async (ctx) => {
         const principal = requireScope(ctx, 'api_keys.read');
-        const page = parsePage(ctx.request.query);
+        const page = pageOf(ctx, STRICT_PAGING);
         const filter = await listFilter(ctx, principal, deps.directory());
-        const { total, data } = await keys.list(filter, page.offset, page.limit);
-        return json(200, { object: 'list', total_count: total, current_page: page.currentPage, page_size: page.limit, data });
+        const { total, data } = await keys.list(filter, page.page * page.size, page.size);
+        return noStoreJson(200, listPage(page, total, data));
       },
     },
     {
       method: 'GET', path: '/v1/api-keys/:id', body: 'none',
-      handler: async (ctx) => json(200, await find(ctx, requireScope(ctx, 'api_keys.read'))),
+      handler: async (ctx) => noStoreJson(200, await find(ctx, requireScope(ctx, 'api_keys.read'))),
     },
     {
       method: 'PUT', path: '/v1/api-keys/:id', body: 'json',
@@ -126,7 +127,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
         }
         const updated = await keys.update(key.id, patch);
         if (!updated) throw notFound(key.id);
-        return json(200, updated);
+        return noStoreJson(200, updated);
       },
     },
     {
@@ -137,7 +138,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
         assertCanManage(principal, key);
         if (key.type === 'organisation-owner') throw Errors.invalidRequest('an organisation owner key cannot be deleted; rotate it instead', null, 'owner_key');
         if (!(await keys.delete(key.id))) throw notFound(key.id);
-        return json(200, { id: key.id, object: 'api-key', deleted: true });
+        return noStoreJson(200, { id: key.id, object: 'api-key', deleted: true });
       },
     },
     {
@@ -149,7 +150,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
         assertCanManage(principal, key);
         const issued = await keys.rotate(key.id, body.key_transition_period_ms);
         if (!issued) throw notFound(key.id);
-        return json(200, { ...issued.record, key: issued.key });
+        return noStoreJson(200, { ...issued.record, key: issued.key });
       },
     },
     {
@@ -161,7 +162,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
         assertAdminOf(principal, key);
         const secret = await keys.takePendingSecret(key.id);
         if (secret === undefined) throw Errors.notFound(`API key ${key.id} has no pending secret (none was made, or it was read already)`, 'no_pending_secret');
-        return json(200, { id: key.id, object: 'api-key-secret', key: secret });
+        return noStoreJson(200, { id: key.id, object: 'api-key-secret', key: secret });
       },
     },
   ];
@@ -187,8 +188,8 @@ async function fillKeyHolder(input: NewKey, userId: string | undefined, principa
 /** What a list shows: the caller's organisation; a workspace key only its workspace; a member only their own keys. */
 async function listFilter(ctx: RequestContext, principal: Principal, directory: Directory | undefined): Promise<KeyFilter> {
   const query = ctx.request.query;
-  const filter: KeyFilter = { organisationId: organisationOf(principal), statuses: queryList(query, 'status', STATUSES) ?? ['active'] };
-  const type = queryList(query, 'type', KEY_TYPES);
+  const filter: KeyFilter = { organisationId: organisationOf(principal), statuses: queryList(ctx, 'status', STATUSES) ?? ['active'] };
+  const type = queryList(ctx, 'type', KEY_TYPES);
   if (type && type.length > 1) throw Errors.invalidRequest('query.type: name one key type', 'type', 'invalid_query');
   if (type?.[0]) filter.type = type[0];
   const workspace = query.get('workspace_id');

@@ -6,10 +6,10 @@
  * window) get 401; verdicts are cached in memory and never outlive a key's validity.
  */
 import {
-  Errors, Stage, Tokens, Type, type Plugin, type PluginApi, type RecordStore, type Static,
+  Errors, Stage, Tokens, Type, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { systemClock, type Clock } from './clock.js';
-import { ApiKeyStore, type Sealer } from './key-store.js';
+import { ApiKeyStore } from './key-store.js';
 import { RotationScheduler } from './rotation-scheduler.js';
 import { DEFAULT_PREFIX, generateSecret } from './secrets.js';
 
@@ -52,7 +52,7 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
       maxEntries: api.options.cacheMaxEntries,
       prefix: api.settings.env['API_KEY_PREFIX'] ?? DEFAULT_PREFIX,
       defaultTransitionMs: api.options.defaultTransitionMs,
-      sealer: () => (api.container.isRegistered(Tokens.SecretBox, true) ? api.container.resolve<Sealer>(Tokens.SecretBox) : undefined),
+      sealer: () => (api.container.isRegistered(Tokens.SecretBox, true) ? api.container.resolve<SecretBox>(Tokens.SecretBox) : undefined),
     }, this.clock);
     await keys.init();
     await seedFirstKey(keys, api);

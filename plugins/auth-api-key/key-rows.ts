@@ -2,10 +2,7 @@
  * One `api_keys` row, and the two shapes made from it: the principal of a verified key, and the
  * record the admin routes answer with (ISO 8601 times, never a secret or a hash).
  */
-import type { Principal } from '../../core/index.js';
-
-export type KeyType = 'organisation-owner' | 'organisation-service' | 'workspace-service' | 'workspace-user';
-export type RotationPeriod = 'weekly' | 'monthly';
+import type { ApiKeyView, Principal, RotationPeriod } from '../../core/index.js';
 
 /** `monthly` is a fixed 30 days, so that `rotation_period_days` says exactly when the next rotation falls. */
 export const ROTATION_PERIOD_DAYS: Readonly<Record<RotationPeriod, number>> = { weekly: 7, monthly: 30 };
@@ -38,31 +35,6 @@ export interface KeyRow {
 export const KEY_COLUMNS = 'id, name, type, key_hash, organisation_id, workspace_id, user_id, role, scopes, status, created_at, updated_at, '
   + 'expires_at, last_reset_at, rotation_period, rotation_period_days, next_rotation_at, key_transition_period_ms, '
   + 'previous_key_hash, previous_valid_until, pending_secret';
-
-/** The record the admin routes answer with. */
-export interface ApiKeyView {
-  id: string;
-  object: 'api-key';
-  name: string;
-  type: string;
-  organisation_id: string | null;
-  workspace_id: string | null;
-  user_id: string | null;
-  /** The member's workspace role, for workspace-user keys. */
-  role: string | null;
-  scopes: string[];
-  status: string;
-  created_at: string;
-  last_updated_at: string;
-  expires_at: string | null;
-  last_reset_at: string | null;
-  rotation_policy: { rotation_period: string; next_rotation_at: string | null; key_transition_period_ms: number | null } | null;
-  rotation_period_days: number | null;
-  /** While the secret before the last rotation still works: until when. */
-  previous_key_valid_until: string | null;
-  /** A secret made by scheduled rotation or auto-creation waits to be read once. */
-  has_pending_secret: boolean;
-}
 
 export function seconds(ms: number): number {
   return Math.floor(ms / 1000);

@@ -4,26 +4,28 @@
  * scheduled rotation, and secrets kept sealed until read once when nobody was there to receive them.
  * Registered as Tokens.KeyStore; the admin plugins reach it through the container.
  */
-import { timeOrderedId, type Principal, type RecordStore } from '../../core/index.js';
+import {
+  timeOrderedId, type ApiKeyView, type IssueOptions, type Issued, type KeyFilter, type KeyPatch, type KeyStore, type NewKey,
+  type Principal, type RecordStore, type RotationInput, type SecretBox,
+} from '../../core/index.js';
 import type { Clock } from './clock.js';
 import {
   DAY_MS, KEY_COLUMNS, ROTATION_PERIOD_DAYS, seconds, toPrincipal, toView,
-  type ApiKeyView, type KeyRow,
+  type KeyRow,
 } from './key-rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { generateSecret, hashKey } from './secrets.js';
 import { VerdictCache } from './verdict-cache.js';
-import type { IssueOptions, Issued, KeyFilter, KeyPatch, KeyStoreOptions, NewKey, RotationInput, Sealer } from './key-types.js';
+import type { KeyStoreOptions } from './key-types.js';
 
 export { hashKey, generateSecret } from './secrets.js';
 export { MIGRATIONS } from './migrations.js';
-export type { ApiKeyView, KeyType, RotationPeriod } from './key-rows.js';
 export type * from './key-types.js';
 
 const MAX_DUE_PER_CHECK = 100;
 export const DEFAULT_ORGANISATION_ID = 'default';
 
-export class ApiKeyStore {
+export class ApiKeyStore implements KeyStore {
   readonly #cache: VerdictCache;
   /** Workspaces whose keys are refused (archived), told by admin.workspaces. */
   readonly #suspended = new Set<string>();
@@ -300,7 +302,7 @@ export class ApiKeyStore {
     return this.#sealer().encrypt(secret, id);
   }
 
-  #sealer(): Sealer {
+  #sealer(): SecretBox {
     const sealer = this.options.sealer();
     if (!sealer) throw new Error('pending API key secrets need the security.secret-box plugin');
     return sealer;

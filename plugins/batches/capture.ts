@@ -4,8 +4,7 @@
  * x-gw-metadata, cache headers) and the headers its config forwards; never the gateway key or the
  * creator's trace ids. Sealed with the secret box, since it may hold provider keys.
  */
-import type { ConfigNode, HeaderMap } from '../../core/index.js';
-import type { ProviderApi } from './ports.js';
+import type { ConfigNode, HeaderMap, ProviderApi } from '../../core/index.js';
 
 /** What is sealed into a batch record. */
 export interface SealedRequest {

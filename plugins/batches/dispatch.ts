@@ -5,13 +5,7 @@
  * routing, retries, cache, guardrails, then the observers (logs, usage) via `complete`.
  */
 import {
-  dispatchInternal,
-  sortableId,
-  type GatewayRequest,
-  type GatewayResponse,
-  type Kernel,
-  type Principal,
-  type RouteDef,
+  dispatchInternal, sortableId, type GatewayRequest, type GatewayResponse, type Kernel, type Principal, type RouteDef,
 } from '../../core/index.js';
 import type { ParsedLine } from './input.js';
 

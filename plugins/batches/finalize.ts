@@ -3,11 +3,10 @@
  * order. Safe to repeat after a crash: file ids are fixed before writing and a save with an
  * existing id replaces the file.
  */
+import { sortableId, type FileService } from '../../core/index.js';
 import { isBlank, isLineError, parseLine } from './input.js';
 import { jsonlLines } from './jsonl.js';
-import type { FileService } from './ports.js';
 import { LineState, type BatchRepo, type BatchRow, type LineRow } from './repo.js';
-import { sortableId } from '../../core/index.js';
 
 const PAGE = 500;
 const CHUNK_CHARS = 64 * 1024;

@@ -6,11 +6,10 @@
  * secret box.
  */
 import {
-  Tokens, Type, type Kernel, type Plugin, type PluginApi, type RecordStore, type Static,
+  Tokens, Type, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { BatchManager } from './manager.js';
-import { FILE_SERVICE, type FileService, type SecretBox } from './ports.js';
 import { ProviderBatches } from './provider.js';
 import { BatchRepo } from './repo.js';
 import { batchRoutes } from './routes.js';
@@ -55,7 +54,7 @@ export default class BatchesPlugin implements Plugin<Options> {
   async apply(api: PluginApi<Options>): Promise<void> {
     const options = api.options;
     const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
-    const files = api.container.resolve<FileService>(FILE_SERVICE);
+    const files = api.container.resolve<FileService>(Tokens.FileStore);
     const box = api.container.resolve<SecretBox>(Tokens.SecretBox);
     const repo = new BatchRepo(api.container.resolve<RecordStore>(Tokens.RecordStore));
     await repo.init();

@@ -3,11 +3,10 @@
  * restart, checks windows (expiry) on a timer, routes cancels to the running batch, and pauses
  * everything at shutdown.
  */
-import type { Principal } from '../../core/index.js';
+import type { Principal, SecretBox } from '../../core/index.js';
 import { unixSeconds } from './clock.js';
 import type { SealedRequest } from './capture.js';
 import { lineError } from './input.js';
-import type { SecretBox } from './ports.js';
 import { ACTIVE_STATUSES, type BatchRow } from './repo.js';
 import { BatchRun, type RunDeps } from './run.js';
 

@@ -7,8 +7,7 @@
  * once its row is committed; the output and error files are written from the rows at the end, and
  * the rows are dropped once the batch is terminal.
  */
-import type { RecordStore } from '../../core/index.js';
-import type { Scope } from './ports.js';
+import type { RecordStore, Scope } from '../../core/index.js';
 
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE batches (

@@ -4,24 +4,16 @@
  * else (`immediate`, a strategy, a provider without a batch API) → a gateway-managed batch.
  */
 import {
-  Errors,
-  JsonPayload,
-  sortableId,
-  type GatewayResponse,
-  type Kernel,
-  type RequestContext,
-  type RouteDef,
-  type Router,
+  Errors, inScope, JsonPayload, scopeOf, sortableId, type FileService, type GatewayResponse, type Kernel,
+  type RequestContext, type RouteDef, type Router, type Scope, type SecretBox,
 } from '../../core/index.js';
 import { parseCreateBody, parseListQuery, type CreateBatchBody } from './body.js';
 import { captureHeaders, type SealedRequest } from './capture.js';
 import { unixSeconds, type Clock } from './clock.js';
 import type { BatchManager } from './manager.js';
 import { batchObject } from './object.js';
-import type { FileService, Scope, SecretBox } from './ports.js';
 import type { ProviderBatches } from './provider.js';
 import type { BatchRepo, BatchRow } from './repo.js';
-import { canSee, scopeOf } from './scope.js';
 
 export interface BatchRouteDeps {
   kernel: Kernel;
@@ -46,7 +38,7 @@ export function batchRoutes(deps: BatchRouteDeps): RouteDef[] {
   const find = async (ctx: RequestContext): Promise<BatchRow> => {
     const id = ctx.params['id']!;
     const row = await repo.get(id);
-    if (!row || !canSee(scopeOf(ctx.principal), row)) throw Errors.notFound(`no batch with id "${id}"`, 'batch_not_found');
+    if (!row || !inScope(scopeOf(ctx.principal), row)) throw Errors.notFound(`no batch with id "${id}"`, 'batch_not_found');
     return row;
   };
 

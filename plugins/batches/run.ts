@@ -10,13 +10,12 @@
  * finished lines and re-runs the others, and the result files are written from the rows, so no
  * finished line is lost or written twice. Shutdown aborts in-flight lines without recording them.
  */
-import { Errors, type Kernel, type Logger, type Principal, type Router } from '../../core/index.js';
+import { Errors, type FileService, type Kernel, type Logger, type Principal, type Router } from '../../core/index.js';
 import { unixSeconds, type Clock } from './clock.js';
 import { dispatchLine, type LinePlan } from './dispatch.js';
 import { recordExpiredLines, writeResultFiles } from './finalize.js';
 import { isBlank, isLineError, lineError, parseLine, type LineError, type ParsedLine } from './input.js';
 import { jsonlLines } from './jsonl.js';
-import type { FileService } from './ports.js';
 import { LineRecorder } from './recorder.js';
 import { ACTIVE_STATUSES, LineState, type BatchRepo, type BatchRow } from './repo.js';
 import type { SealedRequest } from './capture.js';

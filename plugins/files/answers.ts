@@ -1,6 +1,5 @@
 /** Response shapes of the files routes (OpenAI file object and list). */
-import { JsonPayload, type GatewayResponse, type UpstreamReply } from '../../core/index.js';
-import type { FileRecord, ProviderApi } from './service.js';
+import { JsonPayload, type FileRecord, type GatewayResponse, type ProviderApi, type UpstreamReply } from '../../core/index.js';
 
 export function fileObject(record: FileRecord) {
   return {

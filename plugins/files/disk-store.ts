@@ -7,10 +7,11 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Errors, sortableId, type ConfigNode, type Logger, type RecordStore, type Transport } from '../../core/index.js';
+import {
+  Errors, inScope, sortableId, type ConfigNode, type FileRecord, type FileService, type Logger, type NewFile,
+  type ProviderApi, type RecordStore, type Scope, type Transport,
+} from '../../core/index.js';
 import { multipartBody, providerApiOf, providerJson, sendToProvider } from './provider-files.js';
-import { canSee } from './scope.js';
-import type { FileRecord, FileService, NewFile, ProviderApi, Scope } from './service.js';
 
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE files (
@@ -59,7 +60,7 @@ export class DiskFileService implements FileService {
   async get(id: string, scope?: Scope): Promise<FileRecord | undefined> {
     if (!LOCAL_FILE_ID.test(id)) return undefined;
     const row = await this.store.get<FileRecord>(`SELECT ${COLUMNS} FROM files WHERE id = ?`, [id]);
-    if (!row || (scope && !canSee(scope, row))) return undefined;
+    if (!row || (scope && !inScope(scope, row))) return undefined;
     return { ...row, bytes: Number(row.bytes), created_at: Number(row.created_at) };
   }
 

@@ -1,8 +1,8 @@
 /**
  * feature.files: `/v1/files` (upload, list, get, content, delete). Files live on disk under
  * `<dataDir>/files` with their records in the record store, or at the provider when the request
- * names one with an OpenAI-compatible files API (routes.ts). Registers the file service
- * (service.ts) for batches and fine-tuning.
+ * names one with an OpenAI-compatible files API (routes.ts). Registers the file service (core's
+ * FileService, disk-store.ts) under Tokens.FileStore for batches and fine-tuning.
  */
 import { join } from 'node:path';
 import {
@@ -10,10 +10,6 @@ import {
 } from '../../core/index.js';
 import { DiskFileService } from './disk-store.js';
 import { filesRoutes } from './routes.js';
-import { FILE_SERVICE } from './service.js';
-
-export { FILE_SERVICE } from './service.js';
-export type { FileService, FileRecord, NewFile, ProviderApi, Scope } from './service.js';
 
 const Options = Type.Object({
   /** Largest accepted upload, bytes (413 above it). */
@@ -43,7 +39,7 @@ export default class FilesPlugin implements Plugin<Options> {
     const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
     const files = new DiskFileService(store, api.options.dir ?? join(api.settings.dataDir, 'files'), transport, api.options.providers, api.logger);
     await files.init();
-    api.container.register(FILE_SERVICE, { useValue: files });
+    api.container.register(Tokens.FileStore, { useValue: files });
     for (const route of filesRoutes(files, kernel, transport, { maxUploadBytes: api.options.maxUploadBytes })) {
       api.registries.routes.add(route);
     }

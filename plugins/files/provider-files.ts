@@ -5,9 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  Errors, GatewayError, type ConfigNode, type Transport, type UpstreamReply, type UpstreamRequest,
+  Errors, GatewayError, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
 } from '../../core/index.js';
-import type { ProviderApi } from './service.js';
 
 /**
  * The provider API a config names: a single provider (no targets) listed in `bases`, at its

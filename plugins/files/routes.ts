@@ -7,13 +7,11 @@
  *   - otherwise the gateway stores and answers itself.
  */
 import {
-  Errors, type GatewayResponse, type Kernel, type RequestContext, type RouteDef, type Transport,
+  Errors, scopeOf, type GatewayResponse, type Kernel, type ProviderApi, type RequestContext, type RouteDef, type Transport,
 } from '../../core/index.js';
 import { fileObject, jsonAnswer, passThrough } from './answers.js';
 import type { DiskFileService, ListQuery } from './disk-store.js';
 import { sendToProvider } from './provider-files.js';
-import { scopeOf } from './scope.js';
-import type { ProviderApi } from './service.js';
 import { receiveUpload } from './upload.js';
 
 export interface FilesRouteOptions {

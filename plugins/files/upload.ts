@@ -5,9 +5,8 @@
  */
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { Errors, type HeaderMap } from '../../core/index.js';
+import { Errors, type FileRecord, type HeaderMap, type Scope } from '../../core/index.js';
 import type { DiskFileService } from './disk-store.js';
-import type { FileRecord, Scope } from './service.js';
 
 export const PURPOSES = ['batch', 'fine-tune'] as const;
 

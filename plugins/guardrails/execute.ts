@@ -11,7 +11,7 @@
 import type { CheckInput, CheckResult, CheckVerdict, HookResult, RequestContext } from '../../core/index.js';
 import type { CompiledCheck, CompiledHook } from './plan.js';
 
-/** Where a verdict keeps its transformed text: a symbol key, so it never reaches hook_results. */
+/** Where a verdict keeps its transformed text: a hidden symbol key, so it never reaches hook_results. */
 const TEXT = Symbol('transformedText');
 
 /** A check's verdict as clients see it, plus the text it transformed (if any). */
@@ -143,7 +143,8 @@ function settle(check: CompiledCheck, r: CheckResult, text: string, start: numbe
   const run: CheckRun = { id: check.id, verdict: r.verdict, data: r.data ?? null, execution_time: elapsed(start) };
   if (typeof r.transformedText === 'string' && r.transformedText !== text) {
     run.transformed = true;
-    run[TEXT] = r.transformedText;
+    // Not enumerable: copies of the verdict (logs) never carry the text along.
+    Object.defineProperty(run, TEXT, { value: r.transformedText });
   }
   return run;
 }

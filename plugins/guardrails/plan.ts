@@ -38,7 +38,12 @@ export interface PhasePlan {
   readonly async: readonly CompiledHook[];
   /** Whether a failing sync hook denies (a stream must then be held before release). */
   readonly blocking: boolean;
+  /** Stored guardrails it was compiled from (id and the store's object), to notice changes. */
+  readonly stored: readonly StoredRef[];
 }
+
+type StoredRef = readonly [id: string, value: object];
+const NONE: readonly StoredRef[] = Object.freeze([]);
 
 export interface PlanLimits {
   defaultTimeoutMs: number;
@@ -73,7 +78,9 @@ export class PlanCompiler {
   validateNode(node: ConfigNode, path: string, issues: Issue[]): void {
     for (const name of ARRAY_NAMES) {
       const list = node[name];
-      if (list === undefined || this.#plans.has(list as unknown[])) continue;
+      if (list === undefined) continue;
+      const known = this.#plans.get(list as unknown[]);
+      if (known && (known.stored.length === 0 || this.#current(known.stored))) continue;
       const plan = this.#compile(name, list as unknown[], joinPath(path, name), issues);
       if (plan) this.#plans.set(list as unknown[], plan);
     }
@@ -93,26 +100,37 @@ export class PlanCompiler {
     return plan;
   }
 
+  /** Whether the store still hands out the very objects a plan was compiled from. */
+  #current(stored: readonly StoredRef[]): boolean {
+    const store = this.store();
+    for (const [id, value] of stored) if (store?.get(id) !== value) return false;
+    return true;
+  }
+
   #compile(name: GuardrailArrayName, list: readonly unknown[], path: string, issues: Issue[]): PhasePlan | undefined {
     const phase = GUARDRAIL_ARRAYS[name];
     const before = issues.length;
     const sync: CompiledHook[] = [];
     const async: CompiledHook[] = [];
+    const stored: StoredRef[] = [];
     for (let i = 0; i < list.length; i++) {
-      const hook = this.#item(name, phase, list[i], joinPath(path, i), i, issues);
+      const hook = this.#item(name, phase, list[i], joinPath(path, i), i, issues, stored);
       if (hook) (hook.async ? async : sync).push(hook);
     }
     if (issues.length > before) return undefined;
-    return { array: name, phase, sync, async, blocking: sync.some((h) => h.deny && h.checks.length > 0) };
+    return { array: name, phase, sync, async, blocking: sync.some((h) => h.deny && h.checks.length > 0), stored: stored.length ? stored : NONE };
   }
 
-  #item(name: GuardrailArrayName, phase: GuardrailPhase, item: unknown, path: string, index: number, issues: Issue[]): CompiledHook | undefined {
+  #item(
+    name: GuardrailArrayName, phase: GuardrailPhase, item: unknown, path: string, index: number, issues: Issue[], refs: StoredRef[],
+  ): CompiledHook | undefined {
     if (typeof item === 'string') {
       const stored = this.store()?.get(item);
       if (!stored) {
         issues.push({ path, rule: `unknown guardrail "${item}"` });
         return undefined;
       }
+      refs.push([item, stored]);
       // A stored guardrail's own problems are reported at the reference, naming it.
       const inner: Issue[] = [];
       const hook = this.#object(phase, stored, '', item, inner);

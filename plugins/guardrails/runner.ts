@@ -200,11 +200,12 @@ export class GuardrailRunner {
     this.#record(attempt, array, result.results, true);
   }
 
-  #record(attempt: Attempt, array: GuardrailArrayName, results: HookResult[], inResponse: boolean): void {
+  #record(attempt: Attempt, array: GuardrailArrayName, results: readonly HookResult[], inResponse: boolean): void {
     const locals = attempt.ctx.locals;
     let list = locals.get(GUARDRAIL_RESULTS) as GuardrailRecord[] | undefined;
     if (!list) locals.set(GUARDRAIL_RESULTS, (list = []));
-    list.push({ target: attempt.target.$path, array, results, inResponse });
+    const target = attempt.target.$path;
+    for (const result of results) list.push({ target, array, result, inResponse });
   }
 
   #state(attempt: Attempt): AttemptState {

@@ -15,11 +15,11 @@ import {
   type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
-import { PolicyIndex } from './policy-index.js';
+import { PolicyIndex } from '../../core/index.js';
 import { RateLimitPolicyStore, type RateLimitPolicy } from './policy-store.js';
 import { registerRoutes } from './routes.js';
-import { Workspaces } from './scope.js';
-import { meterStream } from './usage.js';
+import { Workspaces } from '../../core/index.js';
+import { meterStream } from '../../core/index.js';
 
 const Options = Type.Object({
   /** How often policies are re-read from the store (changes made through other instances); 0: never. */

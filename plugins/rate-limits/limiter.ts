@@ -12,11 +12,11 @@
  */
 import { Errors, type GatewayResponse, type RequestContext, type StateStore } from '../../core/index.js';
 import { now } from './clock.js';
-import { compileMatcher, type Matcher } from './conditions.js';
-import type { PolicyIndex } from './policy-index.js';
+import { compileMatcher, type Matcher } from '../../core/index.js';
+import type { PolicyIndex } from '../../core/index.js';
 import type { RateLimitPolicy } from './policy-store.js';
-import { organisationOf, type Workspaces } from './scope.js';
-import { usageOf } from './usage.js';
+import { organisationOf, type Workspaces } from '../../core/index.js';
+import { usageOf } from '../../core/index.js';
 import { secondsUntil, UNIT_NAME, windowAt, type Window } from './windows.js';
 
 export interface ActiveRateLimit {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordStore } from '../../core/index.js';
-import type { Condition, GroupBy } from './conditions.js';
+import type { Condition, GroupBy } from '../../core/index.js';
 import type { Unit } from './windows.js';
 import { now } from './clock.js';
 

@@ -7,13 +7,13 @@
  *   DELETE /v1/policies/rate-limits/:id        archive (no longer enforced; still readable with ?status=archived)
  * Every change reloads the in-memory index before answering, so it applies to the next request.
  */
-import { Errors, type Principal, type RequestContext, type Router } from '../../core/index.js';
-import type { Condition } from './conditions.js';
-import { json, pageOf, queryEnum, validBody } from './http.js';
-import type { PolicyIndex } from './policy-index.js';
+import { Errors, json, pageOf, type Principal, type RequestContext, type Router } from '../../core/index.js';
+import type { Condition } from '../../core/index.js';
+import { queryEnum, validBody } from '../../core/index.js';
+import type { PolicyIndex } from '../../core/index.js';
 import { OBJECT, type LimitType, type PolicyChanges, type RateLimitPolicy, type RateLimitPolicyStore, type Status } from './policy-store.js';
 import { createIssues, createValidator, updateIssues, updateValidator } from './schemas.js';
-import { authorise, visibleTo, type Workspaces } from './scope.js';
+import { authorise, visibleTo, type Workspaces } from '../../core/index.js';
 
 const BASE = '/v1/policies/rate-limits';
 const FAMILY = 'rate_limits';
@@ -75,8 +75,8 @@ export function registerRoutes(d: RouteDeps): void {
         workspaceId: principal.workspaceId ?? wanted,
         status: queryEnum<Status>(ctx, 'status', ['active', 'archived'], 'active'),
         type,
-      }, page.currentPage * page.pageSize, page.pageSize);
-      return json(200, { object: 'list', total_count: total, current_page: page.currentPage, page_size: page.pageSize, data });
+      }, page.page * page.size, page.size);
+      return json(200, { object: 'list', total_count: total, current_page: page.page, page_size: page.size, data });
     },
   });
 

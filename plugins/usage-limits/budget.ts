@@ -14,12 +14,12 @@
  */
 import { Errors, type GatewayResponse, type Logger, type RequestContext, type StateStore } from '../../core/index.js';
 import { now } from './clock.js';
-import type { PolicyIndex } from './policy-index.js';
+import type { PolicyIndex } from '../../core/index.js';
 import type { AlertKind, StoredUsageLimit, UsageLimitStore } from './policy-store.js';
 import type { PriceTable } from './pricing.js';
 import { periodAt, type Period } from './schedule.js';
-import { organisationOf, type Workspaces } from './scope.js';
-import { usageOf, type TokenUsage } from './usage.js';
+import { organisationOf, type Workspaces } from '../../core/index.js';
+import { usageOf, type TokenUsage } from '../../core/index.js';
 import { unitOf, type ActiveUsageLimit } from './view.js';
 
 /** Retry-After of a cumulative limit (it frees only when raised or reset). */

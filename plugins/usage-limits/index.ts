@@ -15,12 +15,12 @@ import {
   type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { Budgets, type IntegrationPricing } from './budget.js';
-import { PolicyIndex } from './policy-index.js';
+import { PolicyIndex } from '../../core/index.js';
 import { UsageLimitStore, type StoredUsageLimit } from './policy-store.js';
 import { PriceTable, pricingService } from './pricing.js';
 import { registerRoutes } from './routes.js';
-import { Workspaces } from './scope.js';
-import { meterStream } from './usage.js';
+import { Workspaces } from '../../core/index.js';
+import { meterStream } from '../../core/index.js';
 import { compileUsageLimit, type ActiveUsageLimit } from './view.js';
 
 const Price = Type.Object({

@@ -10,18 +10,18 @@
  * GET and LIST expose periodic_reset, periodic_reset_days, next_usage_reset_at and last_reset_at.
  * Every change reloads the in-memory index before answering, so it applies to the next request.
  */
-import { Errors, type Principal, type RequestContext, type Router, type StateStore } from '../../core/index.js';
+import { Errors, json, pageOf, type Principal, type RequestContext, type Router, type StateStore } from '../../core/index.js';
 import { alertKey, usageKey } from './budget.js';
 import { now } from './clock.js';
-import type { Condition } from './conditions.js';
-import { json, pageOf, queryEnum, validBody } from './http.js';
-import type { PolicyIndex } from './policy-index.js';
+import type { Condition } from '../../core/index.js';
+import { queryEnum, validBody } from '../../core/index.js';
+import type { PolicyIndex } from '../../core/index.js';
 import {
   OBJECT, type AlertKind, type Status, type StoredUsageLimit, type UsageLimitChanges, type UsageLimitStore, type UsageType,
 } from './policy-store.js';
 import { defaultAnchor, periodAt, utcMidnight, type PeriodicReset } from './schedule.js';
 import { createIssues, createValidator, settledIssues, updateIssues, updateValidator, type UpdateBody } from './schemas.js';
-import { authorise, visibleTo, type Workspaces } from './scope.js';
+import { authorise, visibleTo, type Workspaces } from '../../core/index.js';
 import { scheduleOf, toView } from './view.js';
 
 const BASE = '/v1/policies/usage-limits';
@@ -94,10 +94,10 @@ export function registerRoutes(d: RouteDeps): void {
         workspaceId: principal.workspaceId ?? wanted,
         status: statusOf(ctx),
         type,
-      }, page.currentPage * page.pageSize, page.pageSize);
+      }, page.page * page.size, page.size);
       const at = now();
       return json(200, {
-        object: 'list', total_count: total, current_page: page.currentPage, page_size: page.pageSize, data: data.map((p) => toView(p, at)),
+        object: 'list', total_count: total, current_page: page.page, page_size: page.size, data: data.map((p) => toView(p, at)),
       });
     },
   });
@@ -165,8 +165,8 @@ export function registerRoutes(d: RouteDeps): void {
       const principal = authorise(ctx, FAMILY, 'read');
       const policy = await find(ctx, principal, statusOf(ctx));
       const page = pageOf(ctx);
-      const { data, total } = await d.records.alerts(policy.id, page.currentPage * page.pageSize, page.pageSize);
-      return json(200, { object: 'list', total_count: total, current_page: page.currentPage, page_size: page.pageSize, data });
+      const { data, total } = await d.records.alerts(policy.id, page.page * page.size, page.size);
+      return json(200, { object: 'list', total_count: total, current_page: page.page, page_size: page.size, data });
     },
   });
 

@@ -4,8 +4,8 @@
  * Nobody is there to receive its secret, so it waits sealed until an admin reads it once
  * (`GET /v1/api-keys/:id/pending-secret`).
  */
+import type { ApiKeyView, KeyStore, NewKey } from '../../core/index.js';
 import type { Workspace } from './directory.js';
-import type { KeyRecord, KeyService, NewUserKey } from './ports.js';
 import type { Settings } from './settings.js';
 
 export interface Joiner {
@@ -16,12 +16,12 @@ export interface Joiner {
 }
 
 export async function createDefaultUserKey(
-  keys: KeyService, settings: Settings, joiner: Joiner, workspace: Workspace, scopes: readonly string[],
-): Promise<KeyRecord | undefined> {
+  keys: KeyStore, settings: Settings, joiner: Joiner, workspace: Workspace, scopes: readonly string[],
+): Promise<ApiKeyView | undefined> {
   if (settings['user_api_key_auto_create'] !== true) return undefined;
   const ttl = settings['user_api_key_ttl'];
   const period = settings['user_api_key_rotation_period'];
-  const input: NewUserKey = {
+  const input: NewKey = {
     name: `${joiner.name || joiner.email} (${workspace.row.slug})`,
     type: 'workspace-user',
     organisationId: workspace.row.organisation_id,

@@ -4,10 +4,10 @@
  * reloads the tables; other instances pick changes up within `refreshIntervalMs`. Keys of archived
  * workspaces are suspended in the key store (refused with 401) for as long as they stay archived.
  */
+import type { KeyStore } from '../../core/index.js';
 import {
   effectiveValues, organisationValues, parseSettings, type Settings,
 } from './settings.js';
-import type { KeyService } from './ports.js';
 import type { OrganisationRow, WorkspaceRepo, WorkspaceRow } from './workspace-repo.js';
 
 export interface Organisation {
@@ -43,7 +43,7 @@ export class WorkspaceDirectory {
 
   constructor(
     private readonly repo: WorkspaceRepo,
-    private readonly keys: KeyService,
+    private readonly keys: KeyStore,
   ) {}
 
   async load(): Promise<void> {

@@ -4,12 +4,12 @@
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
  * OrgSettings and Directory services (services.ts) for other plugins.
  */
-import { timeOrderedId, Tokens, Type, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { timeOrderedId, Tokens, Type, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
 import { PeopleRepo } from './people-repo.js';
-import { DIRECTORY, ORG_SETTINGS, type KeyService } from './ports.js';
+import { DIRECTORY, ORG_SETTINGS } from './ports.js';
 import { directoryService, orgSettingsService } from './services.js';
 import { settingsRoutes } from './settings-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -39,7 +39,7 @@ export default class WorkspacesPlugin implements Plugin<Options> {
 
   async apply(api: PluginApi<Options>): Promise<void> {
     const store = api.container.resolve<RecordStore>(Tokens.RecordStore);
-    const keys = api.container.resolve<KeyService>(Tokens.KeyStore);
+    const keys = api.container.resolve<KeyStore>(Tokens.KeyStore);
     await store.migrate('admin.workspaces', MIGRATIONS);
     const repo = new WorkspaceRepo(store);
     const people = new PeopleRepo(store);
@@ -72,7 +72,7 @@ export default class WorkspacesPlugin implements Plugin<Options> {
 }
 
 /** A fresh store: the organisation of the bootstrap owner key, with its default workspace. */
-async function seedOrganisation(repo: WorkspaceRepo, keys: KeyService): Promise<void> {
+async function seedOrganisation(repo: WorkspaceRepo, keys: KeyStore): Promise<void> {
   if ((await repo.organisations()).length > 0) return;
   const organisationId = (await keys.ownerOrganisationId()) ?? timeOrderedId();
   const now = new Date().toISOString();

@@ -9,22 +9,21 @@
  * manage members; a manager neither grants `admin` nor changes or removes an admin.
  */
 import {
-  Errors, requireScope, requireWorkspaceRole, WORKSPACE_ROLES, workspaceRoleOf,
-  type Principal, type RequestContext, type RouteDef, type WorkspaceRole,
+  Errors, listPage, noStoreJson, pageOf, parseBody, requireScope, requireWorkspaceRole, STRICT_PAGING, WORKSPACE_ROLES, workspaceRoleOf,
+  type KeyStore, type Principal, type RequestContext, type RouteDef, type WorkspaceRole,
 } from '../../core/index.js';
 import { requireActive, workspaceParam } from './access.js';
 import { createDefaultUserKey } from './auto-key.js';
 import type { Workspace, WorkspaceDirectory } from './directory.js';
 import type { MemberRow, PeopleRepo } from './people-repo.js';
-import type { KeyService } from './ports.js';
-import { isUniqueViolation, json, parseBody, parsePage } from './request.js';
 import { addMemberBody, roleFrom, updateMemberBody } from './schemas.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { memberView } from './views.js';
 
 export interface MemberRouteDeps {
   people: PeopleRepo;
   directory: WorkspaceDirectory;
-  keys: KeyService;
+  keys: KeyStore;
   /** Scopes of auto-created user keys. */
   autoKeyScopes: readonly string[];
 }
@@ -51,9 +50,9 @@ export function memberRoutes(deps: MemberRouteDeps): RouteDef[] {
       method: 'GET', path: '/v1/workspaces/:id/members', body: 'none',
       handler: async (ctx) => {
         const workspace = workspaceParam(ctx, requireScope(ctx, 'workspace_users.read'), directory);
-        const page = parsePage(ctx.request.query);
-        const { total, rows } = await people.members(workspace.row.id, page.offset, page.limit);
-        return json(200, { object: 'list', total_count: total, current_page: page.currentPage, page_size: page.limit, data: rows.map(memberView) });
+        const page = pageOf(ctx, STRICT_PAGING);
+        const { total, rows } = await people.members(workspace.row.id, page.page * page.size, page.size);
+        return noStoreJson(200, listPage(page, total, rows.map(memberView)));
       },
     },
     {
@@ -72,7 +71,7 @@ export function memberRoutes(deps: MemberRouteDeps): RouteDef[] {
         });
         const key = await createDefaultUserKey(keys, directory.settings(workspace.row.id), { userId: user.id, email: user.email, name: user.name, role }, workspace, deps.autoKeyScopes);
         const member = await findMember(workspace, user.id);
-        return json(200, { ...memberView(member), api_key: key ? { id: key.id, has_pending_secret: key.has_pending_secret } : null });
+        return noStoreJson(200, { ...memberView(member), api_key: key ? { id: key.id, has_pending_secret: key.has_pending_secret } : null });
       },
     },
     {
@@ -86,7 +85,7 @@ export function memberRoutes(deps: MemberRouteDeps): RouteDef[] {
         assertMayGrant(principal, workspace, role);
         await people.setMemberRole(workspace.row.id, member.user_id, role, new Date().toISOString());
         await keys.setUserRole(member.user_id, workspace.row.id, role);
-        return json(200, memberView(await findMember(workspace, member.user_id)));
+        return noStoreJson(200, memberView(await findMember(workspace, member.user_id)));
       },
     },
     {
@@ -98,7 +97,7 @@ export function memberRoutes(deps: MemberRouteDeps): RouteDef[] {
         // Keys first: a failure after this leaves a member without keys, never keys without a member.
         const deletedKeys = await keys.deleteUserKeys(member.user_id, workspace.row.id);
         await people.removeMember(workspace.row.id, member.user_id);
-        return json(200, { object: 'workspace-member', workspace_id: workspace.row.id, user_id: member.user_id, deleted: true, deleted_api_keys: deletedKeys });
+        return noStoreJson(200, { object: 'workspace-member', workspace_id: workspace.row.id, user_id: member.user_id, deleted: true, deleted_api_keys: deletedKeys });
       },
     },
   ];

@@ -4,9 +4,9 @@
  *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName, keysOfUser }.
  * `workspace` is answered from memory; the others read the store (admin paths) or cache briefly.
  */
+import type { KeyStore } from '../../core/index.js';
 import type { WorkspaceDirectory } from './directory.js';
 import type { PeopleRepo } from './people-repo.js';
-import type { KeyService } from './ports.js';
 import type { Settings } from './settings.js';
 
 export interface WorkspaceRef {
@@ -38,7 +38,7 @@ export function orgSettingsService(directory: WorkspaceDirectory): OrgSettingsSe
   return { get: async (workspaceId, organisationId) => directory.settings(workspaceId, organisationId) };
 }
 
-export function directoryService(directory: WorkspaceDirectory, people: PeopleRepo, keys: KeyService): DirectoryService {
+export function directoryService(directory: WorkspaceDirectory, people: PeopleRepo, keys: KeyStore): DirectoryService {
   const refs = new WeakMap<object, WorkspaceRef>();
   const names = new Map<string, { name: string | undefined; until: number }>();
   return {

@@ -6,10 +6,9 @@
  *   PUT /v1/workspaces/:id/settings       overrides of the overridable flags; null removes one; organisation-level keys only
  * Scopes: organisation_settings.read | update (organisation), workspaces.read | update (workspace).
  */
-import { Errors, requireScope, type RouteDef } from '../../core/index.js';
+import { Errors, noStoreJson, parseBody, requireScope, type RouteDef } from '../../core/index.js';
 import { organisationOf, requireOrganisationLevel, workspaceParam } from './access.js';
 import type { Workspace, WorkspaceDirectory } from './directory.js';
-import { json, parseBody } from './request.js';
 import { merged, organisationSettingsBody, workspaceSettingsBody } from './settings.js';
 import type { WorkspaceRepo } from './workspace-repo.js';
 
@@ -17,14 +16,14 @@ export function settingsRoutes(repo: WorkspaceRepo, directory: WorkspaceDirector
   const organisationAnswer = (organisationId: string) => {
     const organisation = directory.organisation(organisationId);
     if (!organisation) throw Errors.notFound(`no organisation "${organisationId}"`, 'organisation_not_found');
-    return json(200, {
+    return noStoreJson(200, {
       object: 'organisation_settings',
       organisation_id: organisation.row.id,
       ...organisation.settings,
       last_updated_at: organisation.row.last_updated_at,
     });
   };
-  const workspaceAnswer = (workspace: Workspace) => json(200, {
+  const workspaceAnswer = (workspace: Workspace) => noStoreJson(200, {
     object: 'workspace_settings',
     workspace_id: workspace.row.id,
     ...directory.settings(workspace.row.id),

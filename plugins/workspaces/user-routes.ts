@@ -6,15 +6,17 @@
  *   DELETE /v1/users/:id    also ends their memberships and deletes their workspace-user keys
  * Scopes: users.create | read | delete.
  */
-import { Errors, isOrganisationAdmin, requireScope, timeOrderedId, type Principal, type RouteDef } from '../../core/index.js';
+import {
+  Errors, isOrganisationAdmin, listPage, noStoreJson, pageOf, parseBody, queryList, requireScope, STRICT_PAGING, timeOrderedId,
+  type KeyStore, type Principal, type RouteDef,
+} from '../../core/index.js';
 import { organisationOf, requireOrganisationLevel } from './access.js';
 import type { PeopleRepo, UserFilter, UserRow } from './people-repo.js';
-import type { KeyService } from './ports.js';
-import { isUniqueViolation, json, parseBody, parsePage, queryList } from './request.js';
 import { createUserBody, ORGANISATION_ROLES, roleFrom, type OrganisationRole } from './schemas.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { userView } from './views.js';
 
-export function userRoutes(people: PeopleRepo, keys: KeyService): RouteDef[] {
+export function userRoutes(people: PeopleRepo, keys: KeyStore): RouteDef[] {
   const find = async (id: string, principal: Principal): Promise<UserRow> => {
     const user = await people.user(id);
     if (!user || user.organisation_id !== principal.organisationId) throw Errors.notFound(`no user "${id}"`, 'user_not_found');
@@ -38,7 +40,7 @@ export function userRoutes(people: PeopleRepo, keys: KeyService): RouteDef[] {
         await people.insertUser(row).catch((e) => {
           throw isUniqueViolation(e) ? duplicate(email) : e;
         });
-        return json(200, userView(row));
+        return noStoreJson(200, userView(row));
       },
     },
     {
@@ -47,14 +49,14 @@ export function userRoutes(people: PeopleRepo, keys: KeyService): RouteDef[] {
         const principal = requireScope(ctx, 'users.read');
         requireOrganisationLevel(principal, 'list the organisation\'s users');
         const query = ctx.request.query;
-        const page = parsePage(query);
+        const page = pageOf(ctx, STRICT_PAGING);
         const filter: UserFilter = { organisationId: organisationOf(principal) };
         const email = query.get('email');
         if (email) filter.email = email.toLowerCase();
-        const role = queryList(query, 'role', ORGANISATION_ROLES);
+        const role = queryList(ctx, 'role', ORGANISATION_ROLES);
         if (role?.[0]) filter.role = role[0];
-        const { total, rows } = await people.users(filter, page.offset, page.limit);
-        return json(200, { object: 'list', total_count: total, current_page: page.currentPage, page_size: page.limit, data: rows.map(userView) });
+        const { total, rows } = await people.users(filter, page.page * page.size, page.size);
+        return noStoreJson(200, listPage(page, total, rows.map(userView)));
       },
     },
     {
@@ -62,7 +64,7 @@ export function userRoutes(people: PeopleRepo, keys: KeyService): RouteDef[] {
       handler: async (ctx) => {
         const principal = requireScope(ctx, 'users.read');
         requireOrganisationLevel(principal, 'read the organisation\'s users');
-        return json(200, userView(await find(ctx.params['id']!, principal)));
+        return noStoreJson(200, userView(await find(ctx.params['id']!, principal)));
       },
     },
     {
@@ -74,7 +76,7 @@ export function userRoutes(people: PeopleRepo, keys: KeyService): RouteDef[] {
         assertMayHandle(principal, user.role as OrganisationRole);
         const deletedKeys = await keys.deleteUserKeys(user.id);
         await people.deleteUser(user.id);
-        return json(200, { id: user.id, object: 'user', deleted: true, deleted_api_keys: deletedKeys });
+        return noStoreJson(200, { id: user.id, object: 'user', deleted: true, deleted_api_keys: deletedKeys });
       },
     },
   ];

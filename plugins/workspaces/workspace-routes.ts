@@ -8,18 +8,13 @@
  * Scopes: workspaces.create | read | update | delete.
  */
 import {
-  Errors,
-  isOrganisationAdmin,
-  isOrganisationLevel,
-  requireScope,
-  requireWorkspaceRole,
-  timeOrderedId,
-  type RouteDef,
+  Errors, isOrganisationAdmin, isOrganisationLevel, listPage, noStoreJson, pageOf, parseBody, queryList, requireScope,
+  requireWorkspaceRole, STRICT_PAGING, timeOrderedId, type RouteDef,
 } from '../../core/index.js';
 import { organisationOf, requireActive, requireOrganisationLevel, workspaceParam } from './access.js';
 import type { WorkspaceDirectory } from './directory.js';
-import { isUniqueViolation, json, parseBody, parsePage, queryList } from './request.js';
 import { createWorkspaceBody, slugify, updateWorkspaceBody } from './schemas.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { workspaceView } from './views.js';
 import type { WorkspaceRepo } from './workspace-repo.js';
 
@@ -45,28 +40,27 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
           throw isUniqueViolation(e) ? slugTaken(slug) : e;
         });
         await directory.load();
-        return json(200, workspaceView(directory.workspace(id)!));
+        return noStoreJson(200, workspaceView(directory.workspace(id)!));
       },
     },
     {
       method: 'GET', path: '/v1/workspaces', body: 'none',
       handler: async (ctx) => {
         const principal = requireScope(ctx, 'workspaces.read');
-        const query = ctx.request.query;
-        const page = parsePage(query);
-        const statuses: readonly string[] = queryList(query, 'status', STATUSES) ?? ['active'];
+        const page = pageOf(ctx, STRICT_PAGING);
+        const statuses: readonly string[] = queryList(ctx, 'status', STATUSES) ?? ['active'];
         if (statuses.includes('archived') && !isOrganisationAdmin(principal)) {
           throw Errors.forbidden('only organisation owners and admins list archived workspaces');
         }
         const all = directory.workspaces(organisationOf(principal)).filter((w) =>
           statuses.includes(w.row.status) && (isOrganisationLevel(principal) || w.row.id === principal.workspaceId));
-        const data = all.slice(page.offset, page.offset + page.limit).map(workspaceView);
-        return json(200, { object: 'list', total_count: all.length, current_page: page.currentPage, page_size: page.limit, data });
+        const start = page.page * page.size;
+        return noStoreJson(200, listPage(page, all.length, all.slice(start, start + page.size).map(workspaceView)));
       },
     },
     {
       method: 'GET', path: '/v1/workspaces/:id', body: 'none',
-      handler: async (ctx) => json(200, workspaceView(workspaceParam(ctx, requireScope(ctx, 'workspaces.read'), directory))),
+      handler: async (ctx) => noStoreJson(200, workspaceView(workspaceParam(ctx, requireScope(ctx, 'workspaces.read'), directory))),
     },
     {
       method: 'PUT', path: '/v1/workspaces/:id', body: 'json',
@@ -84,7 +78,7 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
           throw isUniqueViolation(e) ? slugTaken(body.slug!) : e;
         });
         await directory.load();
-        return json(200, workspaceView(directory.workspace(workspace.row.id)!));
+        return noStoreJson(200, workspaceView(directory.workspace(workspace.row.id)!));
       },
     },
     {
@@ -97,7 +91,7 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
         requireActive(workspace);
         await repo.archiveWorkspace(workspace.row.id, new Date().toISOString());
         await directory.load();
-        return json(200, workspaceView(directory.workspace(workspace.row.id)!));
+        return noStoreJson(200, workspaceView(directory.workspace(workspace.row.id)!));
       },
     },
   ];

@@ -4,19 +4,18 @@
  * admin.workspaces.
  */
 import { expect } from 'chai';
+import type { KeyStore } from '../../../core/index.js';
 import type { ApiKeyStore } from '../../../plugins/auth-api-key/key-store.js';
 import type * as ApiKeysPorts from '../../../plugins/api-keys/ports.js';
-import type * as WorkspacesPorts from '../../../plugins/workspaces/ports.js';
 import type { DirectoryService, OrgSettingsService } from '../../../plugins/workspaces/services.js';
 import ApiKeysPlugin from '../../../plugins/api-keys/index.js';
 import SecretBoxPlugin from '../../../plugins/secret-box/index.js';
 import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 import { client } from './helpers.js';
 
-// Compile-time: the key store satisfies both consumers' ports; the workspaces services satisfy admin.api-keys'.
+// Compile-time: the key store satisfies core's KeyStore (both consumers' view of it); the workspaces services satisfy admin.api-keys'.
 export const contracts = {
-  apiKeys: (store: ApiKeyStore): ApiKeysPorts.KeyService => store,
-  workspaces: (store: ApiKeyStore): WorkspacesPorts.KeyService => store,
+  keyStore: (store: ApiKeyStore): KeyStore => store,
   directory: (directory: DirectoryService): ApiKeysPorts.Directory => directory,
   settings: (settings: OrgSettingsService): ApiKeysPorts.OrgSettings => settings,
 };

@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ApiKeyStore, hashKey, MIGRATIONS, type Sealer } from '../../../plugins/auth-api-key/key-store.js';
+import type { SecretBox } from '../../../core/index.js';
+import { ApiKeyStore, hashKey, MIGRATIONS } from '../../../plugins/auth-api-key/key-store.js';
 import { SqliteStore } from '../../../plugins/store-sqlite/sqlite-store.js';
 import { AesGcmSecretBox } from '../../../plugins/secret-box/secret-box.js';
 import { DAY, ManualClock, MINUTE } from '../api-keys/helpers.js';
@@ -19,7 +20,7 @@ describe('auth.api-key: key store', () => {
   let dir: string;
   let sqlite: SqliteStore;
   let clock: ManualClock;
-  let sealer: Sealer | undefined;
+  let sealer: SecretBox | undefined;
 
   const open = async (overrides: Partial<{ ttlMs: number; negativeTtlMs: number }> = {}) => {
     const keys = new ApiKeyStore(sqlite, {

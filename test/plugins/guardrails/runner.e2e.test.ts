@@ -236,9 +236,9 @@ describe('guardrails.runner (end to end)', () => {
       const list = records[0]!;
       expect(list).to.have.length(0);
       await eventually(() => list.length === 2);
-      const byId = Object.fromEntries(list.map((r) => [r.results[0]!.id, r]));
+      const byId = Object.fromEntries(list.map((r) => [r.result.id, r]));
       expect(byId['background']).to.deep.include({ array: 'input_guardrails', inResponse: false, target: 'config' });
-      expect(byId['background']!.results[0]).to.include({ verdict: false, async: true });
+      expect(byId['background']!.result).to.include({ verdict: false, async: true });
       expect(byId['audit']!.array).to.equal('after_request_hooks');
     });
   });
@@ -252,7 +252,7 @@ describe('guardrails.runner (end to end)', () => {
       const passed = await send(gw, config, chat('hello'));
       expect(passed.json.hook_results.before_request_hooks[0].feedback).to.deep.equal({ value: 1, weight: 0.5 });
       expect(records[0]![0]).to.deep.include({ target: 'config', array: 'input_guardrails', inResponse: true });
-      expect(records[0]![0]!.results[0]!.feedback).to.deep.equal({ value: -5, weight: 1, metadata: { reason: 'leak' } });
+      expect(records[0]![0]!.result.feedback).to.deep.equal({ value: -5, weight: 1, metadata: { reason: 'leak' } });
     });
   });
 
@@ -284,7 +284,7 @@ describe('guardrails.runner (end to end)', () => {
       expect(res.json.choices[0].message.content).to.equal('echo: hello');
       expect(mocks.map((m) => m.requests.length)).to.deep.equal([1, 1]);
       // Both attempts are recorded for the logs, the denied one first.
-      expect(records[0]!.map((r) => [r.target, r.array, r.results.map((h) => h.verdict)])).to.deep.equal([['config.targets[0]', 'output_guardrails', [false]]]);
+      expect(records[0]!.map((r) => [r.target, r.array, r.result.verdict])).to.deep.equal([['config.targets[0]', 'output_guardrails', false]]);
     });
 
     it('serves the 446 when every target is denied, and on_status_codes can exclude it', async () => {

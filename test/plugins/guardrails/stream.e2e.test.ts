@@ -67,7 +67,7 @@ describe('guardrails.runner: streams', () => {
       expect(res.status).to.equal(246);
       expect(streamedContent(res.text)).to.equal('echo: the secret');
       expect(res.text).to.not.contain('hook_results');
-      expect(records[0]!.map((r) => r.results.map((h) => h.verdict))).to.deep.equal([[false]]);
+      expect(records[0]!.map((r) => r.result.verdict)).to.deep.equal([false]);
     });
   });
 
@@ -172,8 +172,8 @@ describe('guardrails.runner: streams', () => {
       const list = records[0]!;
       await eventually(() => list.length === 1);
       expect(list[0]).to.deep.include({ array: 'output_guardrails', inResponse: false });
-      expect(list[0]!.results[0]).to.include({ id: 'no-echo', verdict: false });
-      expect(list[0]!.results[0]!.checks[0]!.data).to.deep.equal({ word: 'echo', found: true });
+      expect(list[0]!.result).to.include({ id: 'no-echo', verdict: false });
+      expect(list[0]!.result.checks[0]!.data).to.deep.equal({ word: 'echo', found: true });
     });
   });
 

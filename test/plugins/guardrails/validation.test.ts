@@ -122,6 +122,24 @@ describe('guardrails.runner: config validation', () => {
       expect(long.json.error.message).to.contain('"hook-style"');
     });
 
+    it('picks up a stored guardrail that changed (or was removed) for a config it already compiled', async () => {
+      STORED['mutable'] = { id: 'mutable', deny: true, 'test.forbid': { word: 'alpha' } };
+      try {
+        const config = leaf(mocks[0]!, { input_guardrails: ['mutable'] });
+        expect((await send(gw, config, chat('alpha beta'))).status).to.equal(446);
+        STORED['mutable'] = { id: 'mutable', deny: true, 'test.forbid': { word: 'beta' } };
+        const changed = await send(gw, config, chat('alpha'));
+        expect(changed.status).to.equal(200);
+        expect((await send(gw, config, chat('beta'))).status).to.equal(446);
+        delete STORED['mutable'];
+        const removed = await send(gw, config, chat('alpha'));
+        expect(removed.status).to.equal(400);
+        expect(removed.json.error.message).to.equal('config.input_guardrails.0: unknown guardrail "mutable"');
+      } finally {
+        delete STORED['mutable'];
+      }
+    });
+
     it('reports an unknown id, and a stored guardrail that is itself invalid, at the reference', async () => {
       const unknown = await send(gw, leaf(mocks[0]!, { output_guardrails: ['nope'] }), chat('hi'));
       expect(unknown.json.error.message).to.equal('config.output_guardrails.0: unknown guardrail "nope"');

@@ -32,6 +32,17 @@ export async function defaultWorkspaceId(gw: TestGateway): Promise<string> {
   return (found as { id?: string } | undefined)?.id ?? 'default';
 }
 
+/**
+ * A workspace an organisation key may name: created through the control plane when its directory
+ * is loaded (answering its id), else the given name, taken as is.
+ */
+export async function aWorkspace(gw: TestGateway, slug: string): Promise<string> {
+  if (!gw.gateway.runtime.container.isRegistered(Symbol.for('gw.Directory'), true)) return slug;
+  const reply = await api(gw, 'POST', '/v1/workspaces', { name: slug, slug });
+  if (reply.status !== 200) throw new Error(`workspace not created: ${reply.status} ${reply.text}`);
+  return reply.json.id as string;
+}
+
 export interface Caller {
   keyId: string;
   workspaceId?: string;

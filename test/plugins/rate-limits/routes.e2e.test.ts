@@ -1,7 +1,8 @@
 /** /v1/policies/rate-limits: create, read, list, update, archive; validation and authorisation. */
 import { expect } from 'chai';
-import { api, BASE, createPolicy, defaultWorkspaceId, startLimitsGateway, type Caller } from './harness.js';
-import type { TestGateway } from '../../helpers/gateway.js';
+import { aWorkspace, api, BASE, createPolicy, defaultWorkspaceId, startLimitsGateway, TestPrincipalPlugin, type Caller } from './harness.js';
+import RateLimitsPlugin from '../../../plugins/rate-limits/index.js';
+import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 
 const POLICY = {
   name: '100 RPM per API key',
@@ -159,11 +160,18 @@ describe('policy.rate-limits: routes', () => {
       expect((await api(gw, 'POST', BASE, { ...POLICY, conditions: [{ key: 'workspace_id', value: 'ws-a' }] }, wsKey('ws-a'))).status).to.equal(200);
     });
 
-    it('an organisation key may name a workspace; an explicit organisation_id equal to its own is accepted', async () => {
+    it('an organisation key may name a workspace (id or slug); an explicit organisation_id equal to its own is accepted', async () => {
+      const workspaceId = await aWorkspace(gw, 'ws-x');
       const organisation = (await api(gw, 'GET', `${BASE}/${await createPolicy(gw, POLICY)}`)).json.organisation_id;
       const created = await api(gw, 'POST', BASE, { ...POLICY, workspace_id: 'ws-x', organisation_id: organisation });
       expect(created.status, created.text).to.equal(200);
-      expect((await api(gw, 'GET', `${BASE}/${created.json.id}`)).json.workspace_id).to.equal('ws-x');
+      expect((await api(gw, 'GET', `${BASE}/${created.json.id}`)).json.workspace_id).to.equal(workspaceId);
+      if (workspaceId !== 'ws-x') {
+        // With the control plane's directory, unknown workspaces are refused.
+        const unknown = await api(gw, 'POST', BASE, { ...POLICY, workspace_id: 'no-such-workspace' });
+        expect(unknown.status).to.equal(400);
+        expect(unknown.json.error.message).to.equal('body.workspace_id: unknown workspace "no-such-workspace"');
+      }
     });
 
     it('needs the rate_limits.<action> scope; members read but do not write', async () => {
@@ -188,5 +196,25 @@ describe('policy.rate-limits: routes', () => {
       const res = await fetch(gw.url + BASE, { method: 'GET' });
       expect(res.status).to.equal(401);
     });
+  });
+});
+
+describe('policy.rate-limits: routes without the control plane\'s directory', () => {
+  let gw: TestGateway;
+
+  before(async () => {
+    gw = await startGateway({ composition: { plugins: [TestPrincipalPlugin, RateLimitsPlugin], disable: ['admin.workspaces'] } });
+  });
+  after(async () => {
+    await gw?.stop();
+  });
+
+  it('takes workspace ids as given; organisation keys own policies in the workspace named "default"', async () => {
+    expect(gw.gateway.runtime.container.isRegistered(Symbol.for('gw.Directory'), true)).to.equal(false);
+    const own = await createPolicy(gw, POLICY);
+    expect((await api(gw, 'GET', `${BASE}/${own}`)).json.workspace_id).to.equal('default');
+    const named = await createPolicy(gw, { ...POLICY, workspace_id: 'anything', conditions: [{ key: 'workspace_id', value: ['w1', 'w2'] }] });
+    expect((await api(gw, 'GET', `${BASE}/${named}`)).json).to.deep.include({ workspace_id: 'anything', conditions: [{ key: 'workspace_id', value: ['w1', 'w2'] }] });
+    expect((await api(gw, 'POST', BASE, { ...POLICY, workspace_id: 'other' }, wsKey('mine'))).status).to.equal(403);
   });
 });

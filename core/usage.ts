@@ -9,11 +9,8 @@
  *   - Cache hits (`x-gw-cache-status` HIT or SEMANTIC HIT) called no provider: no usage.
  * One stream meter per request, kept in `ctx.locals` under a well-known symbol, so every plugin
  * that meters the same answer shares it.
- *
- * Shared file: identical in plugins/rate-limits and plugins/usage-limits (plugins never import
- * each other); change both, or move it to core.
  */
-import type { GatewayResponse, RequestContext } from '../../core/index.js';
+import type { GatewayResponse, RequestContext } from './types.js';
 
 export interface TokenUsage {
   promptTokens: number;

@@ -4,9 +4,6 @@
  * policies that name workspaces in a `workspace_id` condition), none while there is no policy.
  * Reloaded whole after every change made through this instance, and every `refreshMs` in the
  * background (so changes made through another instance apply within that time).
- *
- * Shared file: identical in plugins/rate-limits and plugins/usage-limits (plugins never import
- * each other); change both, or move it to core.
  */
 export interface Scoped {
   organisation_id: string;

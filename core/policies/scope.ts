@@ -13,14 +13,11 @@
  * plane's Directory service
  * (`Symbol.for('gw.Directory')`) when one is registered; without it a workspace id is taken as
  * given and the default workspace is named `default`.
- *
- * Shared file: identical in plugins/rate-limits and plugins/usage-limits (plugins never import
- * each other); change both, or move it to core.
  */
-import {
-  canUseWorkspace, Errors, requireScope,
-  type DependencyContainer, type Principal, type RequestContext,
-} from '../../core/index.js';
+import { canUseWorkspace, requireScope } from '../authz.js';
+import { Errors } from '../errors.js';
+import type { DependencyContainer } from '../di.js';
+import type { Principal, RequestContext } from '../types.js';
 
 export const DIRECTORY_TOKEN = Symbol.for('gw.Directory');
 export const DEFAULT_WORKSPACE_SLUG = 'default';
@@ -107,6 +104,8 @@ export class Workspaces {
     if (workspace !== undefined && directory) {
       const found = await directory.workspace(workspace, organisationId || undefined);
       if (!found || (found.organisation_id !== undefined && found.organisation_id !== organisationId)) {
+        // A workspace-bound key learns nothing about other workspaces.
+        if (principal.workspaceId !== undefined) throw Errors.forbidden(`the API key does not belong to workspace ${workspace}`);
         throw Errors.invalidBody('workspace_id', `unknown workspace "${workspace}"`);
       }
       if (found.status !== undefined && found.status !== 'active') throw Errors.invalidBody('workspace_id', `workspace "${workspace}" is ${found.status}`);

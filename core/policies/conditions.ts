@@ -10,11 +10,9 @@
  * `excludes` (string or list) refuses values. A request without a group_by value (no such metadata
  * key) falls into the bucket of the empty value, so omitting metadata never escapes a limit.
  * Policies are compiled once when loaded; matching a request is a few property reads.
- *
- * Shared file: identical in plugins/rate-limits and plugins/usage-limits (plugins never import
- * each other); change both, or move it to core.
  */
-import { Type, type RequestContext, type Static } from '../../core/index.js';
+import { Type, type Static } from '../schema.js';
+import type { RequestContext } from '../types.js';
 
 const CONDITION_KEY_PATTERN = '^(?:workspace_id|endpoint_type|api_key|metadata\\.[^\\s]{1,128})$';
 const GROUP_KEY_PATTERN = '^(?:workspace_id|api_key|metadata\\.[^\\s]{1,128})$';

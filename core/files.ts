@@ -1,18 +1,25 @@
 /**
- * The file service other feature plugins (batches, fine-tuning) use, registered in the container
- * under FILE_SERVICE. Until core names it (Tokens.FileStore), the token is the shared symbol
- * `Symbol.for('gw.FileStore')`, so a consumer needs no import from this folder.
+ * The file service (Tokens.FileStore, provided by feature.files) as its consumers see it: stored
+ * files scoped to an organisation and workspace, and their exchange with a provider's files API
+ * (batches, fine-tuning).
  */
-import { Tokens } from '../../core/index.js';
-import type { ConfigNode } from '../../core/index.js';
-
-export const FILE_SERVICE: symbol = Tokens.FileStore;
+import type { ConfigNode } from './config/types.js';
+import type { Principal } from './types.js';
 
 /** Who may see a record: the organisation, and the workspace when the caller's key has one. */
 export interface Scope {
   organisationId: string;
   /** '' for organisation-level keys, which see every workspace of their organisation. */
   workspaceId: string;
+}
+
+/** The caller's scope; without an auth plugin every record lives in the '' organisation. */
+export function scopeOf(principal: Principal | undefined): Scope {
+  return { organisationId: principal?.organisationId ?? '', workspaceId: principal?.workspaceId ?? '' };
+}
+
+export function inScope(scope: Scope, record: { organisation_id: string; workspace_id: string }): boolean {
+  return record.organisation_id === scope.organisationId && (scope.workspaceId === '' || record.workspace_id === scope.workspaceId);
 }
 
 export interface FileRecord {
