@@ -24,14 +24,18 @@ export function objectBody(ctx: RequestContext, absent?: Record<string, unknown>
   return body as Record<string, unknown>;
 }
 
-/** The body checked against `validator`; an absent body is `{}` (routes whose fields are all optional). */
-export function parseBody<T>(ctx: RequestContext, validator: Validator<T>): T {
-  const body = objectBody(ctx, {});
-  if (!validator.check(body)) {
-    const issue = validator.issues(body, 1)[0] ?? { path: '', rule: 'is invalid' };
+/** `value` when `validator` accepts it, else a 400 naming the first offending field. */
+export function validated<T>(validator: Validator<T>, value: unknown): T {
+  if (!validator.check(value)) {
+    const issue = validator.issues(value, 1)[0] ?? { path: '', rule: 'is invalid' };
     throw Errors.invalidBody(issue.path, issue.rule);
   }
-  return body;
+  return value;
+}
+
+/** The body checked against `validator`; an absent body is `{}` (routes whose fields are all optional). */
+export function parseBody<T>(ctx: RequestContext, validator: Validator<T>): T {
+  return validated(validator, objectBody(ctx, {}));
 }
 
 export function nowIso(): string {
@@ -92,6 +96,15 @@ export function queryInt(query: URLSearchParams, name: string, range: IntRange):
   if ((!blankIsAbsent && raw.trim() === '') || !Number.isInteger(n) || n < min || n > max) {
     throw Errors.invalidRequest(`query.${name}: must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}`, name, 'invalid_query');
   }
+  return n;
+}
+
+/** `?version=`: a stored record's version (an integer >= 1), or undefined when absent. */
+export function queryVersion(ctx: RequestContext): number | undefined {
+  const raw = ctx.request.query.get('version');
+  if (raw === null) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < 1) throw Errors.invalidRequest('query.version: must be an integer >= 1', 'version', 'invalid_query');
   return n;
 }
 

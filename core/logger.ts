@@ -71,3 +71,19 @@ export function flushLogger(logger: Logger): void {
     /* destination not ready yet or already closed */
   }
 }
+
+/** At most one warning per interval, so an outage of a store or service does not flood the log. */
+export function rateLimitedWarning(logger: Logger, intervalMs = 10_000): (error: unknown, message: string) => void {
+  let lastAt = -Infinity;
+  let suppressed = 0;
+  return (error, message) => {
+    const now = performance.now();
+    if (now - lastAt < intervalMs) {
+      suppressed++;
+      return;
+    }
+    lastAt = now;
+    logger.warn({ err: error, suppressed: suppressed || undefined }, message);
+    suppressed = 0;
+  };
+}

@@ -40,6 +40,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'provider.azure-openai': () => import('../providers/azure-openai/index.js'),
   'provider.cohere': () => import('../providers/cohere/index.js'),
   'provider.voyage': () => import('../providers/voyage/index.js'),
+  'guardrails.runner': () => import('../plugins/guardrails/index.js'),
   'guardrail.add-prefix': () => import('../guardrails/add-prefix/index.js'),
   'guardrail.allowed-request-types': () => import('../guardrails/allowed-request-types/index.js'),
   'guardrail.character-count': () => import('../guardrails/character-count/index.js'),

@@ -4,8 +4,7 @@
  * limit (from content-length, or counted while reading when there is none; reading stops at the
  * limit), no answer in time, or an address in a private network.
  */
-import type { Transport } from '../../core/index.js';
-import { pointsToPrivateNetwork } from './network-guard.js';
+import { pointsToPrivateNetwork, type Transport } from '../../core/index.js';
 
 export interface InspectOptions {
   maxSizeBytes: number;

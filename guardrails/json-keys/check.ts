@@ -1,11 +1,10 @@
 /**
  * `default.jsonKeys`: looks at the top-level keys of the JSON object(s) found in the text (see
- * extract-json.ts). `any`: at least one key present; `all`: every key; `none`: no key. With several
+ * core's extractJson). `any`: at least one key present; `all`: every key; `none`: no key. With several
  * candidates the first that passes wins, else the one with most keys is reported. No JSON object
  * found fails whatever the operator (there is nothing to judge).
  */
-import { defineCheck } from '../../core/index.js';
-import { extractJson } from './extract-json.js';
+import { defineCheck, extractJson } from '../../core/index.js';
 import { JsonKeysParams } from './params.js';
 
 export const jsonKeys = defineCheck({

@@ -1,10 +1,9 @@
 /**
- * `default.jsonSchema`: passes when the JSON found in the text (see extract-json.ts) is valid
+ * `default.jsonSchema`: passes when the JSON found in the text (see core's extractJson) is valid
  * against `schema`; with several candidates, one valid candidate is enough. No JSON at all counts
  * as "does not match". Inverted by `not`. A schema ajv cannot compile is a config error.
  */
-import { defineCheck, type Issue } from '../../core/index.js';
-import { extractJson } from './extract-json.js';
+import { defineCheck, extractJson, type Issue } from '../../core/index.js';
 import { JsonSchemaParams } from './params.js';
 import { validatorFor } from './validators.js';
 

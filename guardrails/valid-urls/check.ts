@@ -5,8 +5,7 @@
  * count as invalid unless the plugin option `allowPrivateNetwork` is set. No URL passes.
  */
 import { lookup } from 'node:dns/promises';
-import { defineCheck, type Transport } from '../../core/index.js';
-import { pointsToPrivateNetwork } from './network-guard.js';
+import { defineCheck, pointsToPrivateNetwork, type Transport } from '../../core/index.js';
 import { ValidUrlsParams } from './params.js';
 import { urlsIn } from './urls.js';
 

@@ -1,5 +1,5 @@
 /** `POST /v1/batches` body (spec §4.5, §8 metadata limits) and the list query. */
-import { compile, Errors, StringEnum, Type, type Issue } from '../../core/index.js';
+import { compile, Errors, queryInt, StringEnum, Type, validated, type Issue } from '../../core/index.js';
 
 export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/embeddings'] as const;
 export const COMPLETION_WINDOWS = ['24h', 'immediate'] as const;
@@ -27,17 +27,14 @@ export interface CreateBatchBody {
 
 export function parseCreateBody(body: unknown): CreateBatchBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidBody('', 'must be a JSON object');
-  if (!CreateBatch.check(body)) {
-    const issue = CreateBatch.issues(body)[0]!;
-    throw Errors.invalidBody(issue.path, issue.rule);
-  }
-  const metadata = (body as { metadata?: unknown }).metadata;
+  const valid = validated(CreateBatch, body);
+  const metadata = valid.metadata;
   const issue = metadataIssue(metadata);
   if (issue) throw Errors.invalidBody(issue.path, issue.rule);
   return {
-    input_file_id: body.input_file_id,
-    endpoint: body.endpoint,
-    completion_window: body.completion_window,
+    input_file_id: valid.input_file_id,
+    endpoint: valid.endpoint,
+    completion_window: valid.completion_window,
     metadata: (metadata ?? null) as Record<string, string> | null,
   };
 }
@@ -59,11 +56,7 @@ export function metadataIssue(value: unknown): Issue | undefined {
 }
 
 export function parseListQuery(query: URLSearchParams): { after?: string; limit: number } {
-  const text = query.get('limit');
-  const limit = text === null ? DEFAULT_LIST_LIMIT : Number(text);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    throw Errors.invalidRequest(`query.limit: must be an integer from 1 to ${MAX_LIST_LIMIT}`, 'limit', 'invalid_query');
-  }
+  const limit = queryInt(query, 'limit', { fallback: DEFAULT_LIST_LIMIT, min: 1, max: MAX_LIST_LIMIT });
   const after = query.get('after');
   return { after: after === null || after === '' ? undefined : after, limit };
 }

@@ -5,11 +5,10 @@
  * the entries themselves live in the CacheStore (shared through Redis when configured), so with
  * several instances exact hits are shared while semantic neighbours are found per instance.
  */
-import { Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { rateLimitedWarning, Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
 import { EmbeddingsClient } from './embeddings.js';
 import { semanticMode } from './mode.js';
 import { VectorIndex } from './vector-index.js';
-import { rateLimitedWarning } from './warn.js';
 
 const Options = Type.Object({
   /** Provider id of the embeddings endpoint (any loaded provider with `embed`). */

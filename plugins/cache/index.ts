@@ -18,14 +18,12 @@
  * Targets without `cache`, and passthrough targets, are not wrapped at all.
  */
 import {
-  Stage, Tokens, Type, WrapStage,
-  type CacheStore, type Plugin, type PluginApi, type Static,
+  rateLimitedWarning, Stage, Tokens, Type, WrapStage, type CacheStore, type Plugin, type PluginApi, type Static,
 } from '../../core/index.js';
 import { STATUS_HEADER, NAMESPACE_HEADER, REFRESH_HEADER } from './headers.js';
 import { commitPending } from './commit.js';
 import { withCache, type CacheDeps } from './runner.js';
 import { newState } from './state.js';
-import { rateLimitedWarning } from './warn.js';
 
 const Options = Type.Object({
   /** Lifetime of an entry when the config sets no `max_age` (seconds). */

@@ -6,8 +6,10 @@
  * Header fields form the base; an `x-gw-config` object's keys override them, so a stored strategy
  * can still take its provider key from the request.
  */
-import { deepFreeze, Errors, Stage, Type, type Plugin, type PluginApi, type RawConfig, type RequestContext, type Static } from '../../core/index.js';
-import { convertHeader, FIELD_BY_HEADER, REQUEST_HEADERS } from './header-fields.js';
+import {
+  beneathConfig, deepFreeze, Errors, headerConfigFields, Stage, Type, type Plugin, type PluginApi, type RawConfig, type RequestContext,
+  type Static,
+} from '../../core/index.js';
 
 const Options = Type.Object({
   /** How many distinct x-gw-config strings keep their parsed object (JSON parsing once per config). */
@@ -27,39 +29,13 @@ export default class ConfigHeadersPlugin implements Plugin<Static<typeof Options
 }
 
 function configFromHeaders(ctx: RequestContext, parsed: ParsedConfigCache): RawConfig {
-  const headers = ctx.request.headers;
-  let fields: Record<string, unknown> | undefined;
-  for (const name in headers) {
-    if (!name.startsWith('x-gw-') || REQUEST_HEADERS.has(name)) continue;
-    const value = headers[name];
-    if (value === undefined) continue;
-    const spec = FIELD_BY_HEADER.get(name);
-    if (!spec) throw Errors.invalidHeader(name, 'is not a known x-gw- header or config field');
-    (fields ??= {})[spec.field] = convertHeader(name, value, spec.kind);
-  }
-  const header = headers['x-gw-config'];
-  const authorization = headers['authorization'];
-  // The provider credential of direct mode; alone (no provider, no config) it is not a config.
-  if (authorization !== undefined && (fields || header !== undefined) && fields?.['api_key'] === undefined) {
-    const match = /^Bearer\s+(.+)$/i.exec(authorization);
-    if (match) (fields ??= {})['api_key'] = match[1]!.trim();
-  }
-
+  const header = ctx.request.headers['x-gw-config'];
+  const fields = headerConfigFields(ctx.request.headers, header !== undefined);
   if (header === undefined) return fields;
   const config = parsed.get(header);
+  // A config id: the stored config's plugin puts the header fields beneath it.
   if (typeof config === 'string') return config;
-  if (!fields) return config;
-  // Header fields underneath, the config's own keys on top; a new object, the cached one stays untouched.
-  return { ...withoutCredentialsIfConfigNamesProvider(fields, config), ...config };
-}
-
-/** A config that names another provider than the headers must not receive a key meant for that one. */
-function withoutCredentialsIfConfigNamesProvider(fields: Record<string, unknown>, config: Record<string, unknown>) {
-  const conflicting = (config['provider'] !== undefined && fields['provider'] !== undefined && config['provider'] !== fields['provider'])
-    || config['virtual_key'] !== undefined;
-  if (!conflicting) return fields;
-  const { api_key: _key, provider: _provider, custom_host: _host, ...rest } = fields;
-  return rest;
+  return beneathConfig(fields, config);
 }
 
 /** Parsed `x-gw-config` values by their exact string, frozen so that no request can alter another's. */

@@ -3,13 +3,14 @@
  *
  * A string `x-gw-config` is a stored config's id or slug: config.headers passes it on as a string,
  * and this plugin replaces it with the config's latest version, with the request's direct-mode
- * header fields beneath it, exactly as config.headers does for a JSON config (header-fields.ts).
+ * header fields beneath it, exactly as config.headers does for a JSON config (core/config/headers.ts).
  * The config then goes through the same validation as any other (schema and plugin rules).
  * Stored configs are cached in memory (cache.ts); this instance's writes clear the cache at once.
  */
-import { Errors, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static } from '../../core/index.js';
+import {
+  beneathConfig, Errors, headerConfigFields, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
+} from '../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
-import { withHeaderFields } from './header-fields.js';
 import { ConfigRepo } from './repo.js';
 import { organisationOf, registerRoutes } from './routes.js';
 
@@ -76,5 +77,5 @@ function use(stored: StoredConfig | null, ref: string, ctx: RequestContext): Rec
   }
   // Logs and analytics group by the canonical id, whether the client sent the id or the slug.
   ctx.locals.set(CONFIG_ID_KEY, stored.id);
-  return withHeaderFields(ctx, stored.config);
+  return beneathConfig(headerConfigFields(ctx.request.headers, true), stored.config);
 }

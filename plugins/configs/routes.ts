@@ -11,9 +11,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   compile, Errors, requireScope, Type,
-  type DependencyContainer, type Principal, type RequestContext, type Router, type Static,
+  type DependencyContainer, type Principal, type RequestContext, type Router,
 } from '../../core/index.js';
-import { json, nowIso, objectBody, pageOf, paginate } from '../../core/index.js';
+import { json, nowIso, objectBody, pageOf, paginate, queryVersion, validated } from '../../core/index.js';
 import type { StoredConfigCache } from './cache.js';
 import type { ConfigRepo, ConfigRow } from './repo.js';
 import { checkStoredConfig, type IntegrationLookup } from './validate.js';
@@ -77,7 +77,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
   routes.add({
     method: 'POST', path: '/v1/configs',
     handler: async (ctx) => {
-      const body = parse<Static<typeof CreateBody>>(validateCreate, objectBody(ctx));
+      const body = validated(validateCreate, objectBody(ctx));
       const principal = requireScope(ctx, 'configs.create');
       const org = organisationOf(principal);
       const workspaceId = await workspaceFor(principal, body.workspace_id, service<Directory>(DIRECTORY));
@@ -122,7 +122,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
   routes.add({
     method: 'PUT', path: '/v1/configs/:id',
     handler: async (ctx) => {
-      const body = parse<Static<typeof UpdateBody>>(validateUpdate, objectBody(ctx));
+      const body = validated(validateUpdate, objectBody(ctx));
       const principal = requireScope(ctx, 'configs.update');
       const row = await visible(ctx, principal);
       writable(principal, row);
@@ -187,20 +187,4 @@ async function workspaceFor(principal: Principal, given: string | undefined, dir
     throw Errors.invalidBody('workspace_id', `unknown workspace "${given}"`);
   }
   return ws.id;
-}
-
-function parse<T>(validator: { check(v: unknown): boolean; issues(v: unknown): { path: string; rule: string }[] }, body: unknown): T {
-  if (!validator.check(body)) {
-    const issue = validator.issues(body)[0]!;
-    throw Errors.invalidBody(issue.path, issue.rule);
-  }
-  return body as T;
-}
-
-function queryVersion(ctx: RequestContext): number | undefined {
-  const raw = ctx.request.query.get('version');
-  if (raw === null) return undefined;
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n) || n < 1) throw Errors.invalidRequest('query.version: must be an integer >= 1', 'version', 'invalid_query');
-  return n;
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  Errors, GatewayError, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
+  baseUrlOf, Errors, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
 } from '../../core/index.js';
 
 /**
@@ -16,12 +16,7 @@ export function providerApiOf(config: ConfigNode, bases: Readonly<Record<string,
   if (config.targets && config.targets.length > 0) return undefined;
   const provider = config.provider;
   if (typeof provider !== 'string' || !Object.hasOwn(bases, provider)) return undefined;
-  const base = typeof config.custom_host === 'string' ? config.custom_host : bases[provider]!;
-  const headers: Record<string, string> = {};
-  if (typeof config.api_key === 'string') headers['authorization'] = `Bearer ${config.api_key}`;
-  if (typeof config['vendorD_organization'] === 'string') headers['openai-organization'] = config['vendorD_organization'];
-  if (typeof config['vendorD_project'] === 'string') headers['openai-project'] = config['vendorD_project'];
-  return { provider, baseUrl: base.endsWith('/') ? base.slice(0, -1) : base, headers };
+  return { provider, baseUrl: baseUrlOf(config, bases[provider]!), headers: withOpenAICredentials(config, {}) };
 }
 
 /** Sends one request to the provider; network failures become 502, provider errors keep their status. */
@@ -37,7 +32,7 @@ export async function sendToProvider(
   }
   if (reply.status >= 400) {
     const body = await reply.bytes().catch(() => new Uint8Array(0));
-    throw providerError(reply.status, body, api.provider);
+    throw providerErrorFromBody(reply.status, body, api.provider);
   }
   return reply;
 }
@@ -55,33 +50,6 @@ export async function providerJson(
     /* reported below */
   }
   throw Errors.badGateway(`provider ${api.provider} answered ${request.method} ${new URL(request.url).pathname} with something that is not a JSON object`, api.provider);
-}
-
-const decoder = new TextDecoder();
-
-/** Reads an OpenAI-style error envelope; anything else becomes a message quoting the start of the body. */
-export function providerError(status: number, body: Uint8Array, provider: string): GatewayError {
-  const text = decoder.decode(body);
-  try {
-    const parsed = JSON.parse(text) as { error?: unknown };
-    const err = parsed.error;
-    if (err && typeof err === 'object') {
-      const e = err as Record<string, unknown>;
-      return Errors.upstream(
-        status,
-        typeof e['message'] === 'string' ? e['message'] : `provider ${provider} answered ${status}`,
-        provider,
-        typeof e['type'] === 'string' ? e['type'] : undefined,
-        typeof e['code'] === 'string' ? e['code'] : null,
-        typeof e['param'] === 'string' ? e['param'] : null,
-      );
-    }
-    if (typeof err === 'string') return Errors.upstream(status, err, provider);
-  } catch {
-    /* not JSON */
-  }
-  const excerpt = text.trim().slice(0, 200);
-  return Errors.upstream(status, `provider ${provider} answered ${status}${excerpt ? `: ${excerpt}` : ''}`, provider);
 }
 
 /** A multipart/form-data body of text fields and one file, with its exact length. */

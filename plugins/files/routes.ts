@@ -7,7 +7,7 @@
  *   - otherwise the gateway stores and answers itself.
  */
 import {
-  Errors, scopeOf, type GatewayResponse, type Kernel, type ProviderApi, type RequestContext, type RouteDef, type Transport,
+  Errors, queryInt, scopeOf, type GatewayResponse, type Kernel, type ProviderApi, type RequestContext, type RouteDef, type Transport,
 } from '../../core/index.js';
 import { fileObject, jsonAnswer, passThrough } from './answers.js';
 import type { DiskFileService, ListQuery } from './disk-store.js';
@@ -123,11 +123,7 @@ export function filesRoutes(files: DiskFileService, kernel: Kernel, transport: T
 }
 
 function parseListQuery(query: URLSearchParams): Omit<ListQuery, 'limit'> & { limit: number } {
-  const limitText = query.get('limit');
-  const limit = limitText === null ? MAX_LIST_LIMIT : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-    throw Errors.invalidRequest(`query.limit: must be an integer from 1 to ${MAX_LIST_LIMIT}`, 'limit', 'invalid_query');
-  }
+  const limit = queryInt(query, 'limit', { fallback: MAX_LIST_LIMIT, min: 1, max: MAX_LIST_LIMIT });
   const order = query.get('order') ?? 'desc';
   if (order !== 'asc' && order !== 'desc') {
     throw Errors.invalidRequest('query.order: must be one of "asc", "desc"', 'order', 'invalid_query');

@@ -12,7 +12,7 @@
  * the field) and passed on as the provider's bytes. The gateway keeps no fine-tuning state.
  */
 import {
-  Errors, JsonPayload, Tokens, Type,
+  Errors, JsonPayload, objectBody, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RequestContext, type Static, type Transport,
 } from '../../core/index.js';
 import { callProvider, providerTarget } from './provider-call.js';
@@ -69,8 +69,7 @@ export default class FineTuningPlugin implements Plugin<Options> {
     routes.add({
       method: 'POST', path: JOBS, body: 'json',
       handler: (ctx) => {
-        const body = ctx.request.body;
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidBody('', 'must be a JSON object');
+        const body = objectBody(ctx);
         const issue = createJobIssues(body)[0];
         if (issue) throw Errors.invalidBody(issue.path, issue.rule);
         return forward(ctx, 'POST', '/fine_tuning/jobs', 'job', ctx.request.rawBody ?? JSON.stringify(body));

@@ -7,7 +7,7 @@
  * answers something that is not JSON.
  */
 import {
-  Errors, GatewayError, type ConfigNode, type RequestContext, type Transport, type UpstreamRequest,
+  baseUrlOf, Errors, GatewayError, parseJsonBytes, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type RequestContext, type Transport, type UpstreamRequest,
 } from '../../core/index.js';
 
 export interface ProviderTarget {
@@ -29,8 +29,7 @@ export function providerTarget(target: ConfigNode, bases: Readonly<Record<string
   if (typeof provider !== 'string') throw Errors.invalidConfig('provider', `is required for ${feature}`);
   const known = Object.hasOwn(bases, provider) ? bases[provider] : undefined;
   if (known === undefined) throw Errors.unsupportedEndpoint(provider, feature);
-  const base = typeof target.custom_host === 'string' ? target.custom_host : known;
-  return { provider, target, baseUrl: base.endsWith('/') ? base.slice(0, -1) : base };
+  return { provider, target, baseUrl: baseUrlOf(target, known) };
 }
 
 export async function callProvider(
@@ -46,9 +45,9 @@ export async function callProvider(
   try {
     const reply = await transport.send(request, signal);
     const bytes = await reply.bytes();
-    if (reply.status >= 400) throw providerError(reply.status, bytes, provider);
+    if (reply.status >= 400) throw providerErrorFromBody(reply.status, bytes, provider);
     const contentType = reply.headers['content-type'] ?? '';
-    const value = contentType.includes('json') ? parseJson(bytes) : undefined;
+    const value = contentType.includes('json') ? parseJsonBytes(bytes) : undefined;
     if (value === undefined) throw Errors.badGateway(`provider ${provider} answered with ${contentType || 'no content-type'}, not JSON`, provider);
     return { provider, bytes, value };
   } catch (e) {
@@ -62,31 +61,5 @@ export async function callProvider(
 function openAIHeaders(target: ConfigNode, hasBody: boolean): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (hasBody) headers['content-type'] = 'application/json';
-  if (typeof target.api_key === 'string') headers['authorization'] = `Bearer ${target.api_key}`;
-  if (typeof target['vendorD_organization'] === 'string') headers['openai-organization'] = target['vendorD_organization'];
-  if (typeof target['vendorD_project'] === 'string') headers['openai-project'] = target['vendorD_project'];
-  return headers;
-}
-
-function parseJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The provider's OpenAI error envelope passed on with its status; a bare status when it sent none. */
-function providerError(status: number, bytes: Uint8Array, provider: string): GatewayError {
-  const body = parseJson(bytes) as { error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown } } | undefined;
-  const error = body && typeof body === 'object' ? body.error : undefined;
-  if (error && typeof error === 'object' && typeof error.message === 'string') {
-    return Errors.upstream(
-      status, error.message, provider,
-      typeof error.type === 'string' ? error.type : undefined,
-      typeof error.code === 'string' ? error.code : null,
-      typeof error.param === 'string' ? error.param : null,
-    );
-  }
-  return Errors.upstream(status, `provider ${provider} answered ${status}`, provider);
+  return withOpenAICredentials(target, headers);
 }

@@ -1,5 +1,5 @@
 /** Pagination query parameters of the list routes (`after`, `limit`), checked before any provider call. */
-import { Errors } from '../../core/index.js';
+import { Errors, queryInt } from '../../core/index.js';
 
 export interface Page {
   after?: string;
@@ -13,14 +13,7 @@ export function readPage(query: URLSearchParams, defaultLimit: number, maxLimit:
     if (after === '') throw invalidQuery('after', 'must be a non-empty id');
     page.after = after;
   }
-  const limit = query.get('limit');
-  if (limit !== null) {
-    const n = Number(limit);
-    if (limit.trim() === '' || !Number.isInteger(n) || n < 1 || n > maxLimit) {
-      throw invalidQuery('limit', `must be an integer from 1 to ${maxLimit}`);
-    }
-    page.limit = n;
-  }
+  page.limit = queryInt(query, 'limit', { fallback: defaultLimit, min: 1, max: maxLimit });
   return page;
 }
 

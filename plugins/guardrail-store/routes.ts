@@ -10,11 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Errors, requireScope, type DependencyContainer, type Principal, type RequestContext, type Router } from '../../core/index.js';
-import { json, nowIso, objectBody, pageOf, paginate, queryList } from '../../core/index.js';
+import { json, nowIso, objectBody, pageOf, paginate, queryList, validated } from '../../core/index.js';
 import type { GuardrailCatalogue } from './catalogue.js';
 import { fromRow, type Guardrail, type GuardrailRow } from './record.js';
 import type { GuardrailRepo } from './repo.js';
-import { masked, unmasked, validateCreate, validateUpdate, type CheckValidator, type CreateInput, type UpdateInput } from './validate.js';
+import { masked, unmasked, validateCreate, validateUpdate, type CheckValidator } from './validate.js';
 
 export interface RouteDeps {
   repo: GuardrailRepo;
@@ -53,7 +53,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
   routes.add({
     method: 'POST', path: '/v1/guardrails',
     handler: async (ctx) => {
-      const body = parse<CreateInput>(validateCreate, objectBody(ctx));
+      const body = validated(validateCreate, objectBody(ctx));
       const principal = requireScope(ctx, 'guardrails.create');
       const org = organisationOf(principal);
       const workspaceId = await workspaceFor(principal, body.workspace_id, deps.container);
@@ -102,7 +102,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
   routes.add({
     method: 'PUT', path: '/v1/guardrails/:id',
     handler: async (ctx) => {
-      const body = parse<UpdateInput>(validateUpdate, objectBody(ctx));
+      const body = validated(validateUpdate, objectBody(ctx));
       const principal = requireScope(ctx, 'guardrails.update');
       const current = visible(ctx, principal);
       writable(principal, current);
@@ -177,12 +177,4 @@ async function workspaceFor(principal: Principal, given: string | undefined, con
     throw Errors.invalidBody('workspace_id', `unknown workspace "${given}"`);
   }
   return ws.id;
-}
-
-function parse<T>(validator: { check(v: unknown): boolean; issues(v: unknown): { path: string; rule: string }[] }, body: unknown): T {
-  if (!validator.check(body)) {
-    const issue = validator.issues(body)[0]!;
-    throw Errors.invalidBody(issue.path, issue.rule);
-  }
-  return body as T;
 }

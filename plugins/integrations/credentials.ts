@@ -4,13 +4,8 @@
  * secret mappings are resolved when first needed and again after `secretTtlMs` (a resolver may
  * rotate them; environment variables never change while the gateway runs).
  */
-import { Errors, GatewayError } from '../../core/index.js';
+import { Errors, GatewayError, type SecretBox } from '../../core/index.js';
 import type { Integration, SecretPart } from './record.js';
-
-export interface SecretBox {
-  encrypt(plaintext: string, context?: string): string;
-  decrypt(sealed: string, context?: string): string;
-}
 
 /** Where secret references are read: a control-plane resolver, or the environment. */
 export interface SecretSource {

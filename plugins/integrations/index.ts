@@ -9,10 +9,10 @@
  * memory: every integration is held in memory, credentials are opened on first use per revision.
  * Other plugins read integrations through `Symbol.for('gw.Integrations')` (service.ts).
  */
-import { Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static } from '../../core/index.js';
+import { Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../core/index.js';
 import { ControlPlaneServices } from './access.js';
 import { IntegrationCatalogue } from './catalogue.js';
-import { CredentialCache, envSecretSource, type SecretBox, type SecretSource } from './credentials.js';
+import { CredentialCache, envSecretSource, type SecretSource } from './credentials.js';
 import { IntegrationRepo } from './repo.js';
 import { callerOf, IntegrationResolver, referencesIntegration } from './resolve.js';
 import { registerRoutes } from './routes.js';

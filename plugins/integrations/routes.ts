@@ -10,14 +10,14 @@
  * Credentials are sealed before they are written and never answered (masks instead).
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, type Principal, type RequestContext, type Router, type Validator } from '../../core/index.js';
+import { Errors, type Principal, type RequestContext, type Router } from '../../core/index.js';
 import { authorizeWrite, canSee, organisationOf, requireOwnWorkspace, requireRead } from './access.js';
-import { json, nowIso, objectBody, pageOf, paginate } from '../../core/index.js';
+import { json, nowIso, objectBody, pageOf, paginate, validated } from '../../core/index.js';
 import { fromRow, toJson, type Integration, type IntegrationRow } from './record.js';
 import type { IntegrationRepo } from './repo.js';
 import { allowedIn } from './resolve.js';
 import { checkContent, checkNames, rowOf, sealed, updatedRow, workspacesFor, type RowDeps } from './rows.js';
-import { validateCreate, validateModels, validateUpdate, type CreateInput, type ModelInput, type UpdateInput } from './schemas.js';
+import { validateCreate, validateModels, validateUpdate } from './schemas.js';
 
 export interface RouteDeps extends RowDeps {
   repo: IntegrationRepo;
@@ -37,7 +37,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
   routes.add({
     method: 'POST', path: '/v1/integrations',
     handler: async (ctx) => {
-      const body = parse<CreateInput>(validateCreate, objectBody(ctx));
+      const body = validated(validateCreate, objectBody(ctx));
       const principal = await authorizeWrite(ctx, 'create', deps.services);
       const org = organisationOf(principal);
       const workspaces = await workspacesFor(principal, body.allow_all_workspaces, body.allowed_workspaces, deps.services);
@@ -90,7 +90,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
   routes.add({
     method: 'PUT', path: '/v1/integrations/:id',
     handler: async (ctx) => {
-      const body = parse<UpdateInput>(validateUpdate, objectBody(ctx));
+      const body = validated(validateUpdate, objectBody(ctx));
       const principal = await authorizeWrite(ctx, 'update', deps.services);
       const current = visible(ctx, principal);
       requireOwnWorkspace(principal, current);
@@ -122,7 +122,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
   routes.add({
     method: 'PUT', path: '/v1/integrations/:id/integration-models',
     handler: async (ctx) => {
-      const { models } = parse<{ models: ModelInput[] }>(validateModels, objectBody(ctx));
+      const { models } = validated(validateModels, objectBody(ctx));
       const principal = await authorizeWrite(ctx, 'update', deps.services);
       const current = visible(ctx, principal);
       requireOwnWorkspace(principal, current);
@@ -136,15 +136,6 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
     },
   });
 }
-
-function parse<T>(validator: Validator<unknown>, body: Record<string, unknown>): T {
-  if (!validator.check(body)) {
-    const issue = validator.issues(body)[0]!;
-    throw Errors.invalidBody(issue.path, issue.rule);
-  }
-  return body as T;
-}
-
 async function save(deps: RouteDeps, current: Integration, row: IntegrationRow): Promise<Integration> {
   row.revision = current.revision + 1;
   row.last_updated_at = nowIso();

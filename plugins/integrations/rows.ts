@@ -3,10 +3,10 @@
  * workspaces resolved, secret fields sealed (bound to the integration id) with their masks beside
  * them. An update keeps stored secrets it does not replace, including those sent back as masks.
  */
-import { Errors, type Principal } from '../../core/index.js';
+import { Errors, type Principal, type SecretBox } from '../../core/index.js';
 import type { ControlPlaneServices } from './access.js';
 import type { IntegrationCatalogue } from './catalogue.js';
-import { integrationUnusable, sealContext, type SecretBox } from './credentials.js';
+import { integrationUnusable, sealContext } from './credentials.js';
 import { isMask, mask, SECRET_CONFIGURATION_FIELDS } from './fields.js';
 import type { Integration, IntegrationRow, SecretPart } from './record.js';
 import type { CreateInput, UpdateInput } from './schemas.js';

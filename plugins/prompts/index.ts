@@ -13,7 +13,7 @@
  * Prompts belong to the caller's organisation.
  */
 import { dispatchInference,
-  Errors, JsonPayload, Stage, Tokens, Type,
+  Errors, JsonPayload, objectBody, queryVersion, Stage, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { renderPrompt, type CompiledPrompt } from './prompt.js';
@@ -144,12 +144,6 @@ export default class PromptsPlugin implements Plugin<Options> {
   }
 }
 
-function objectBody(ctx: RequestContext): Record<string, unknown> {
-  const body = ctx.request.body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw Errors.invalidBody('', 'must be a JSON object');
-  return body as Record<string, unknown>;
-}
-
 function promptId(ctx: RequestContext): string {
   const id = ctx.params['promptId']!;
   if (!PROMPT_ID_PATTERN.test(id)) throw Errors.invalidRequest(`path.promptId: must be 1 to 128 letters, digits, _ . or -`, 'promptId');
@@ -159,15 +153,6 @@ function promptId(ctx: RequestContext): string {
 function organisation(ctx: RequestContext): string {
   return ctx.principal?.organisationId ?? '';
 }
-
-function queryVersion(ctx: RequestContext): number | undefined {
-  const raw = ctx.request.query.get('version');
-  if (raw === null) return undefined;
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n) || n < 1) throw Errors.invalidRequest('query.version: must be an integer >= 1', 'version', 'invalid_query');
-  return n;
-}
-
 /** `patch: true`: fields the request leaves out come from the latest version; messages and prompt are one slot. */
 function backfill(fields: Record<string, unknown>, latest: CompiledPrompt | undefined): Record<string, unknown> {
   if (!latest) return fields;

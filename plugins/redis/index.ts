@@ -9,11 +9,10 @@
  * reconnecting in the background. The client is closed at shutdown.
  */
 import type { Redis } from 'ioredis';
-import { Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { rateLimitedWarning, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { RedisCacheStore } from './cache-store.js';
 import { closeClient, createRedisClient, waitReady } from './client.js';
 import { RedisStateStore } from './state-store.js';
-import { rateLimitedWarning } from './warn.js';
 
 const Options = Type.Object({
   /** Prefix of every key this gateway writes (share it between instances that share entries). */

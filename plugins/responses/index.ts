@@ -14,7 +14,7 @@
  * `auto` drops the oldest items until it fits.
  */
 import { dispatchInference,
-  Errors, GatewayError, JsonPayload, nowSeconds, SSE_HEADERS, Tokens, Type,
+  Errors, GatewayError, JsonPayload, nowSeconds, objectBody, SSE_HEADERS, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static, type Transport,
 } from '../../core/index.js';
 import { conversationBefore } from './chain.js';
@@ -142,9 +142,8 @@ export default class ResponsesPlugin implements Plugin<Options> {
     routes.add({
       method: 'POST', path: '/v1/responses', body: 'json',
       handler: async (ctx) => {
-        const raw = ctx.request.body;
-        if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw Errors.invalidBody('', 'must be a JSON object');
-        const issue = createIssue(raw as Record<string, unknown>);
+        const raw = objectBody(ctx);
+        const issue = createIssue(raw);
         if (issue) throw Errors.invalidBody(issue.path, issue.rule);
         const body = raw as CreateResponseBody;
         const config = await kernel.resolveConfig(ctx);

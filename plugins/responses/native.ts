@@ -8,7 +8,7 @@
  * stream up to its headers (408). Unreachable provider or a body that is not its protocol: 502.
  */
 import {
-  compile, Errors, GatewayError, StringEnum, Type,
+  baseUrlOf, compile, Errors, GatewayError, parseJsonBytes, providerErrorFromBody, StringEnum, Type, withOpenAICredentials,
   type ConfigNode, type RequestContext, type Transport,
 } from '../../core/index.js';
 import { RESPONSE_STATUSES } from './schemas.js';
@@ -35,8 +35,7 @@ export function nativeTarget(config: ConfigNode, bases: Readonly<Record<string, 
   if (config.targets && config.targets.length > 0) return undefined;
   const provider = config.provider;
   if (typeof provider !== 'string' || !Object.hasOwn(bases, provider)) return undefined;
-  const base = typeof config.custom_host === 'string' ? config.custom_host : bases[provider]!;
-  return { provider, target: config, baseUrl: base.endsWith('/') ? base.slice(0, -1) : base };
+  return { provider, target: config, baseUrl: baseUrlOf(config, bases[provider]!) };
 }
 
 export async function sendNative(
@@ -57,8 +56,8 @@ export async function sendNative(
       return { kind: 'stream', body: reply.body, headers: reply.headers };
     }
     const bytes = await reply.bytes();
-    const value = contentType.includes('json') ? parse(bytes) : undefined;
-    if (reply.status >= 400) throw providerError(reply.status, value, provider);
+    if (reply.status >= 400) throw providerErrorFromBody(reply.status, bytes, provider);
+    const value = contentType.includes('json') ? parseJsonBytes(bytes) : undefined;
     if (stream || value === undefined) throw Errors.badGateway(`provider ${provider} answered with ${contentType || 'no content-type'}, not ${stream ? 'an event stream' : 'JSON'}`, provider);
     const issue = checkResponse(value);
     if (issue) throw Errors.badGateway(`provider ${provider} answered with a response object that does not fit spec §2.2: ${issue}`, provider);
@@ -81,30 +80,5 @@ export function checkResponse(value: unknown): string | undefined {
 }
 
 function headers(target: ConfigNode, stream: boolean): Record<string, string> {
-  const out: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' };
-  if (typeof target.api_key === 'string') out['authorization'] = `Bearer ${target.api_key}`;
-  if (typeof target['vendorD_organization'] === 'string') out['openai-organization'] = target['vendorD_organization'];
-  if (typeof target['vendorD_project'] === 'string') out['openai-project'] = target['vendorD_project'];
-  return out;
-}
-
-function parse(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function providerError(status: number, value: unknown, provider: string): GatewayError {
-  const error = (value as { error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown } } | undefined)?.error;
-  if (error && typeof error === 'object' && typeof error.message === 'string') {
-    return Errors.upstream(
-      status, error.message, provider,
-      typeof error.type === 'string' ? error.type : undefined,
-      typeof error.code === 'string' ? error.code : null,
-      typeof error.param === 'string' ? error.param : null,
-    );
-  }
-  return Errors.upstream(status, `provider ${provider} answered ${status}`, provider);
+  return withOpenAICredentials(target, { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' });
 }

@@ -8,7 +8,7 @@ import { Tokens, Type, type Plugin, type PluginApi, type Static } from '../../co
 import { loadOrCreateKeyFile, parseKey } from './key.js';
 import { AesGcmSecretBox } from './secret-box.js';
 
-export type { SecretBox } from './secret-box.js';
+export type { SecretBox } from '../../core/index.js';
 
 const Options = Type.Object({
   /** Key file used when GW_SECRET_KEY is not set; default `<GW_DATA_DIR>/secret.key`. */

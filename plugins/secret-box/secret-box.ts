@@ -5,13 +5,7 @@
  * sealed value copied onto another record does not open there.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-
-export interface SecretBox {
-  /** Seals `plaintext`; `context`, when given, must be given again to open it. */
-  encrypt(plaintext: string, context?: string): string;
-  /** Opens a sealed value; throws when the key, the context or the data do not match. */
-  decrypt(sealed: string, context?: string): string;
-}
+import type { SecretBox } from '../../core/index.js';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;

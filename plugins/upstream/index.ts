@@ -8,11 +8,11 @@
  * Provider credentials are checked when the config is validated.
  */
 import {
-  Errors, GatewayError, guardSseStream, JsonPayload, prefetchFirst, SSE_HEADERS, Stage, Tokens,
+  Errors, GatewayError, guardSseStream, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, Tokens,
   type AdapterInput, type Attempt, type EndpointAdapter, type Outcome, type Plugin, type PluginApi,
   type ProviderAdapter, type Transport, type UpstreamRequest,
 } from '../../core/index.js';
-import { copyResponseHeaders, defaultProviderError } from './answers.js';
+import { copyResponseHeaders } from './answers.js';
 import { describeNetworkError } from './network-errors.js';
 
 export default class UpstreamPlugin implements Plugin {
@@ -71,7 +71,7 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
   const upstreamHeaders = reply.headers;
   if (reply.status >= 400) {
     const body = await readBody(reply, provider, attempt);
-    const error = endpointAdapter.error?.(reply.status, body, input, upstreamHeaders) ?? defaultProviderError(reply.status, body, provider);
+    const error = endpointAdapter.error?.(reply.status, body, input, upstreamHeaders) ?? providerErrorFromBody(reply.status, body, provider);
     return { ...failure(error, provider), upstreamHeaders, response: errorAnswer(error, upstreamHeaders) };
   }
 

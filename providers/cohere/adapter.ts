@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  JsonPayload, toSse, type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter, type UpstreamRequest,
+  baseUrlOf, JsonPayload, toSse, type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter, type UpstreamRequest,
 } from '../../core/index.js';
 import { toCohereChat } from './chat-request.js';
 import { fromCohereChat } from './chat-response.js';
@@ -18,8 +18,7 @@ import { providerOf, type CohereChatResponse } from './wire.js';
 export const COHERE_BASE_URL = 'https://api.cohere.com/v2';
 
 export function cohereUrl(target: ConfigNode, path: string): string {
-  const base = typeof target.custom_host === 'string' ? target.custom_host : COHERE_BASE_URL;
-  return (base.endsWith('/') ? base.slice(0, -1) : base) + path;
+  return baseUrlOf(target, COHERE_BASE_URL) + path;
 }
 
 function post(input: AdapterInput, path: string, body: Record<string, unknown>): UpstreamRequest {

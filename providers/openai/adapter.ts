@@ -5,7 +5,10 @@
  * the version segment, as an OpenAI SDK's `baseURL` (e.g. `http://127.0.0.1:8000/v1`).
  * The same adapter serves the OpenAI-compatible presets (presets.ts) under their own ids.
  */
-import type { AdapterInput, ConfigNode, EndpointAdapter, Issue, ProviderAdapter, UpstreamRequest } from '../../core/index.js';
+import {
+  baseUrlOf, withOpenAICredentials, type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter,
+  type UpstreamRequest,
+} from '../../core/index.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -17,17 +20,8 @@ const PATHS: Readonly<Record<string, string>> = {
   moderate: '/moderations',
 };
 
-export function baseUrl(target: ConfigNode, fallback: string): string {
-  const base = typeof target.custom_host === 'string' ? target.custom_host : fallback;
-  return base.endsWith('/') ? base.slice(0, -1) : base;
-}
-
 function buildHeaders(target: ConfigNode): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (typeof target.api_key === 'string') headers['authorization'] = `Bearer ${target.api_key}`;
-  if (typeof target['vendorD_organization'] === 'string') headers['openai-organization'] = target['vendorD_organization'];
-  if (typeof target['vendorD_project'] === 'string') headers['openai-project'] = target['vendorD_project'];
-  return headers;
+  return withOpenAICredentials(target, { 'content-type': 'application/json' });
 }
 
 /** The client's own bytes when no plugin changed the body: no re-serialisation on the hot path. */
@@ -40,7 +34,7 @@ function endpoint(path: string, defaultBase: string): EndpointAdapter {
   return {
     request(input: AdapterInput): UpstreamRequest {
       return {
-        url: baseUrl(input.target, defaultBase) + path,
+        url: baseUrlOf(input.target, defaultBase) + path,
         method: 'POST',
         headers: buildHeaders(input.target),
         body: requestBytes(input),

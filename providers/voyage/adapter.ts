@@ -3,7 +3,7 @@
  * and must include the version segment (`{custom_host}/rerank`). Auth: `Authorization: Bearer <api_key>`.
  */
 import { randomUUID } from 'node:crypto';
-import { JsonPayload, type ConfigNode, type Issue, type ProviderAdapter } from '../../core/index.js';
+import { baseUrlOf, JsonPayload, type ConfigNode, type Issue, type ProviderAdapter } from '../../core/index.js';
 import { voyageError } from './errors.js';
 import { fromVoyageRerank, toVoyageRerank } from './rerank.js';
 
@@ -11,8 +11,7 @@ export const VOYAGE_BASE_URL = 'https://api.voyageai.com/v1';
 const PROVIDER = 'voyage';
 
 export function voyageUrl(target: ConfigNode, path: string): string {
-  const base = typeof target.custom_host === 'string' ? target.custom_host : VOYAGE_BASE_URL;
-  return (base.endsWith('/') ? base.slice(0, -1) : base) + path;
+  return baseUrlOf(target, VOYAGE_BASE_URL) + path;
 }
 
 export function createVoyageAdapter(): ProviderAdapter {

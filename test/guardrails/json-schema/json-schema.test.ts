@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { Runtime } from '../../../core/index.js';
-import { extractJson } from '../../../guardrails/json-schema/extract-json.js';
+import { extractJson, type Runtime } from '../../../core/index.js';
 import JsonSchemaGuardrail from '../../../guardrails/json-schema/index.js';
 import type { JsonSchemaParams } from '../../../guardrails/json-schema/params.js';
 import { CTX, input, loadCheck, output, run, validateParams, type TestableCheck } from '../helpers.js';

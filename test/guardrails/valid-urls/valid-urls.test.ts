@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import type { Runtime } from '../../../core/index.js';
+import { isPrivateAddress, type Runtime } from '../../../core/index.js';
 import ValidUrlsGuardrail from '../../../guardrails/valid-urls/index.js';
-import { isPrivateAddress } from '../../../guardrails/valid-urls/network-guard.js';
 import type { ValidUrlsParams } from '../../../guardrails/valid-urls/params.js';
 import { urlsIn } from '../../../guardrails/valid-urls/urls.js';
 import { loadCheck, output, run, validateParams, type TestableCheck } from '../helpers.js';

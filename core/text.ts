@@ -1,8 +1,17 @@
 /**
- * Finds the JSON value in an answer: the whole text when it parses, else each fenced code block
+ * Finds the JSON value in a model's answer (json-keys, json-schema guardrails): the whole text when it parses, else each fenced code block
  * (```json ... ```), else the span from the first `{` to the last `}`. Models often wrap JSON in
  * prose or fences; a check should judge the JSON, not the wrapping.
  */
+/** JSON from UTF-8 bytes, or undefined when they are not JSON. */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 const FENCE = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/g;
 
 export function extractJson(text: string): unknown[] {

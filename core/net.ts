@@ -2,7 +2,7 @@
  * Refuses to fetch URLs that point into private networks (loopback, RFC 1918, link-local such as
  * cloud metadata at 169.254.169.254, unique-local IPv6): URLs found in prompts and answers come
  * from users and models, and the gateway must not become a way into its own network.
- * Best effort: the name is resolved here and again when connecting.
+ * Best effort: the name is resolved here and again when connecting. Used by the URL guardrails.
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';

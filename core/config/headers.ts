@@ -1,0 +1,98 @@
+/**
+ * Direct-mode config from request headers (INTERFACE.md), shared by config.headers (beneath a JSON
+ * `x-gw-config`) and configs (beneath a stored config): `x-gw-<field>` headers, the field name with
+ * `_` turned into `-`, matched case-insensitively (HTTP lower-cases header names, the spec's cloud
+ * fields are camel-cased), each value converted by the field's wire kind; and
+ * `Authorization: Bearer <key>` as `api_key`.
+ */
+import { Errors } from '../errors.js';
+import type { HeaderMap } from '../types.js';
+import { ConfigFields, type ConfigFieldKind } from './fields.js';
+
+/** Request-level headers that are not config fields. */
+const REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  'x-gw-api-key', 'x-gw-config', 'x-gw-trace-id', 'x-gw-span-id', 'x-gw-parent-span-id', 'x-gw-span-name',
+  'x-gw-metadata', 'x-gw-cache-namespace', 'x-gw-cache-force-refresh',
+]);
+
+/** Fields a header may not set: structure belongs in x-gw-config. */
+const STRUCTURAL = new Set(['targets', 'strategy']);
+
+const FIELD_BY_HEADER: ReadonlyMap<string, { field: string; kind: ConfigFieldKind }> = new Map(
+  Object.entries(ConfigFields)
+    .filter(([field]) => !STRUCTURAL.has(field))
+    .map(([field, kind]) => ['x-gw-' + field.replace(/_/g, '-').toLowerCase(), { field, kind }]),
+);
+
+/** What a config naming another provider (or a virtual key) does not take from the headers. */
+const PROVIDER_FIELDS: ReadonlySet<string> = new Set(['api_key', 'provider', 'custom_host']);
+
+/**
+ * The config fields the headers set, or undefined when none. The bearer token counts only beside
+ * other fields or a config (`withConfig`): alone it is not a config.
+ */
+export function headerConfigFields(headers: HeaderMap, withConfig: boolean): Record<string, unknown> | undefined {
+  let fields: Record<string, unknown> | undefined;
+  for (const name in headers) {
+    if (!name.startsWith('x-gw-') || REQUEST_HEADERS.has(name)) continue;
+    const value = headers[name];
+    if (value === undefined) continue;
+    const spec = FIELD_BY_HEADER.get(name);
+    if (!spec) throw Errors.invalidHeader(name, 'is not a known x-gw- header or config field');
+    (fields ??= {})[spec.field] = convertHeader(name, value, spec.kind);
+  }
+  const authorization = headers['authorization'];
+  if (authorization !== undefined && (fields || withConfig) && fields?.['api_key'] === undefined) {
+    const match = /^Bearer\s+(.+)$/i.exec(authorization);
+    if (match) (fields ??= {})['api_key'] = match[1]!.trim();
+  }
+  return fields;
+}
+
+/**
+ * Header fields underneath, the config's own keys on top: a new object, `config` (often cached)
+ * stays untouched, and is answered itself when there are no fields. A config that names another
+ * provider (or a virtual key) takes none of the header credentials.
+ */
+export function beneathConfig(fields: Record<string, unknown> | undefined, config: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  if (!fields) return config as Record<string, unknown>;
+  const conflicting = (config['provider'] !== undefined && fields['provider'] !== undefined && config['provider'] !== fields['provider'])
+    || config['virtual_key'] !== undefined;
+  const under: Record<string, unknown> = {};
+  for (const key in fields) if (!(conflicting && PROVIDER_FIELDS.has(key))) under[key] = fields[key];
+  // Spread, not Object.assign: a config's own `__proto__` key stays a plain key.
+  return { ...under, ...config };
+}
+
+function convertHeader(header: string, value: string, kind: ConfigFieldKind): unknown {
+  switch (kind) {
+    case 'string':
+      return value;
+    case 'integer':
+    case 'number': {
+      const n = Number(value);
+      if (value.trim() === '' || !Number.isFinite(n) || (kind === 'integer' && !Number.isInteger(n))) {
+        throw Errors.invalidHeader(header, `must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
+      }
+      return n;
+    }
+    case 'boolean':
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      throw Errors.invalidHeader(header, 'must be true or false');
+    case 'string[]':
+      return value.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'number[]':
+      return value.split(',').map((s) => {
+        const n = Number(s.trim());
+        if (!Number.isFinite(n)) throw Errors.invalidHeader(header, 'must be a comma list of numbers');
+        return n;
+      });
+    default:
+      try {
+        return JSON.parse(value);
+      } catch {
+        throw Errors.invalidHeader(header, 'must be JSON');
+      }
+  }
+}
