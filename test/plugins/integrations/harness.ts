@@ -59,7 +59,8 @@ export const ADMIN_PLUGINS: PluginEntry[] = [
 
 export function startAdminGateway(options: { plugins?: PluginEntry[]; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestGateway> {
   return startGateway({
-    plugins: [...ADMIN_PLUGINS, ...(options.plugins ?? [])],
+    // Workspace ids are taken as given (no directory), so tests name workspaces freely.
+    composition: { plugins: [...ADMIN_PLUGINS, ...(options.plugins ?? [])], disable: ['admin.workspaces', 'admin.api-keys'] },
     env: { GW_SECRET_KEY: SECRET_KEY, ...options.env },
     settings: options.dataDir ? { dataDir: options.dataDir } : undefined,
   });

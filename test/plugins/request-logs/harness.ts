@@ -54,7 +54,14 @@ export interface ObservedOptions {
 }
 
 export async function startObserved(o: ObservedOptions = {}): Promise<TestGateway> {
-  return startGateway({ plugins: [...(o.extra ?? []), { use: RequestLogsPlugin, options: o.logs ?? {} }], env: o.env });
+  // The control plane and the price table are stood in for by the tests (fakeControlPlane), or absent.
+  return startGateway({
+    composition: {
+      plugins: [...(o.extra ?? []), { use: RequestLogsPlugin, options: o.logs ?? {} }],
+      disable: ['admin.workspaces', 'admin.api-keys', 'admin.integrations', 'policy.usage-limits'],
+    },
+    env: o.env,
+  });
 }
 
 export function logService(gw: TestGateway): RequestLogService {
