@@ -38,35 +38,34 @@ export function finalOutcome(outcome: Outcome, response: GatewayResponse, failed
   return { ...outcome, status, response: { ...response, status } };
 }
 
-/** A JSON answer with `hook_results` added: the value when it changed, else the original bytes spliced. */
+/** A JSON answer with `hook_results` added: the value when it changed, else the original text spliced. */
 export function withHookResults(json: JsonPayload, results: HookResults, changed?: Record<string, unknown>): JsonPayload | undefined {
   if (changed) return JsonPayload.of({ ...changed, hook_results: results });
-  // Re-serialising an unchanged answer would cost more than everything the checks do.
+  // Re-serialising an unchanged answer would cost more than everything the checks do. A string
+  // body also leaves the host one write (headers and body together) instead of two.
   const raw = json.bytes();
-  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
-  const end = lastNonSpace(bytes, bytes.length - 1);
-  if (bytes[firstNonSpace(bytes)] !== OPEN || end < 0 || bytes[end] !== CLOSE) return undefined;
-  const empty = bytes[lastNonSpace(bytes, end - 1)] === OPEN;
-  const tail = Buffer.from(`${empty ? '' : ','}"hook_results":${JSON.stringify(results)}}`, 'utf8');
-  return JsonPayload.fromBytes(Buffer.concat([bytes.subarray(0, end), tail]));
+  const text = typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  const end = text.lastIndexOf('}');
+  if (end < 0 || text.charCodeAt(firstNonSpace(text, 0)) !== OPEN || firstNonSpace(text, end + 1) !== text.length) return undefined;
+  const empty = text.charCodeAt(lastNonSpace(text, end - 1)) === OPEN;
+  return JsonPayload.fromBytes(`${text.slice(0, end)}${empty ? '' : ','}"hook_results":${JSON.stringify(results)}}`);
 }
 
 const OPEN = 0x7b; // {
-const CLOSE = 0x7d; // }
 
-function isSpace(b: number | undefined): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-function firstNonSpace(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length && isSpace(bytes[i])) i++;
+function firstNonSpace(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   return i;
 }
 
-function lastNonSpace(bytes: Uint8Array, from: number): number {
+function lastNonSpace(text: string, from: number): number {
   let i = from;
-  while (i >= 0 && isSpace(bytes[i])) i--;
+  while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
   return i;
 }
 

@@ -40,14 +40,14 @@ export function runCheck(check: CompiledCheck, input: CheckInput, text: string, 
   } catch (e) {
     return errored(check, messageOf(e), start);
   }
-  if (!isThenable(result)) return settle(check, result, text, start);
+  if (!isThenable(result)) return verdictOf(check, result, text, start);
   const pending = result;
   return new Promise<CheckRun>((resolve) => {
     const timer = setTimeout(() => resolve(errored(check, `timed out after ${check.timeoutMs} ms`, start)), check.timeoutMs);
     pending.then(
       (r) => {
         clearTimeout(timer);
-        resolve(settle(check, r, text, start));
+        resolve(verdictOf(check, r, text, start));
       },
       (e: unknown) => {
         clearTimeout(timer);
@@ -57,8 +57,13 @@ export function runCheck(check: CompiledCheck, input: CheckInput, text: string, 
   });
 }
 
-/** Runs the hooks' checks in parallel and folds them into hook results. */
-export async function runHooks(hooks: readonly CompiledHook[], input: CheckInput, text: string, ctx: RequestContext, inputFor: InputFor): Promise<PhaseResult> {
+/**
+ * Runs the hooks' checks in parallel and folds them into hook results. Synchronous when every
+ * check is (no promise, no microtask hop): the common case of cheap built-in checks.
+ */
+export function runHooks(
+  hooks: readonly CompiledHook[], input: CheckInput, text: string, ctx: RequestContext, inputFor: InputFor,
+): PhaseResult | Promise<PhaseResult> {
   const runs: (CheckRun | Promise<CheckRun>)[] = [];
   let pending = false;
   for (const hook of hooks) {
@@ -68,9 +73,8 @@ export async function runHooks(hooks: readonly CompiledHook[], input: CheckInput
       runs.push(run);
     }
   }
-  const settled = (pending ? await Promise.all(runs) : runs) as CheckRun[];
-  const transformedText = await applyTransforms(hooks, settled, text, ctx, inputFor);
-  return fold(hooks, settled, transformedText);
+  if (pending) return Promise.all(runs).then((settled) => settle(hooks, settled, text, ctx, inputFor));
+  return settle(hooks, runs as CheckRun[], text, ctx, inputFor);
 }
 
 /** Runs hooks nobody waits for; never rejects. */
@@ -83,9 +87,9 @@ export async function runDetached(hooks: readonly CompiledHook[], input: CheckIn
   return fold(hooks, settled, undefined).results;
 }
 
-async function applyTransforms(
+function settle(
   hooks: readonly CompiledHook[], runs: CheckRun[], text: string, ctx: RequestContext, inputFor: InputFor,
-): Promise<string | undefined> {
+): PhaseResult | Promise<PhaseResult> {
   let first = -1;
   let count = 0;
   for (let i = 0; i < runs.length; i++) {
@@ -93,8 +97,14 @@ async function applyTransforms(
     if (first === -1) first = i;
     count++;
   }
-  if (count === 0) return undefined;
-  if (count === 1) return runs[first]![TEXT];
+  if (count <= 1) return fold(hooks, runs, count === 1 ? runs[first]![TEXT] : undefined);
+  return chainTransforms(hooks, runs, first, text, ctx, inputFor).then((transformed) => fold(hooks, runs, transformed));
+}
+
+/** Several checks transformed the same text: run them again one after another, each on the previous result. */
+async function chainTransforms(
+  hooks: readonly CompiledHook[], runs: CheckRun[], first: number, text: string, ctx: RequestContext, inputFor: InputFor,
+): Promise<string | undefined> {
   const checks = hooks.flatMap((h) => h.checks);
   let current = text;
   for (let i = first; i < runs.length; i++) {
@@ -136,7 +146,7 @@ function fold(hooks: readonly CompiledHook[], runs: readonly CheckRun[], transfo
   return transformedText === undefined ? { results, failed, denied } : { results, failed, denied, transformedText };
 }
 
-function settle(check: CompiledCheck, r: CheckResult, text: string, start: number): CheckRun {
+function verdictOf(check: CompiledCheck, r: CheckResult, text: string, start: number): CheckRun {
   if (r === null || typeof r !== 'object' || typeof r.verdict !== 'boolean') {
     return errored(check, 'the check returned no verdict', start);
   }

@@ -65,7 +65,8 @@ export class GuardrailRunner {
     if (plan.async.length > 0) this.#detach(plan.array, plan.async, attempt, new PhaseInput(plan.phase, attempt, slotted.text), slotted.text);
     if (plan.sync.length === 0) return undefined;
     const input = new PhaseInput(plan.phase, attempt, slotted.text);
-    const result = await this.#run(plan.sync, input, slotted.text, attempt);
+    const run = this.#run(plan.sync, input, slotted.text, attempt);
+    const result = run instanceof Promise ? await run : run;
     const state = this.#state(attempt);
     this.#collect(state, state.before, attempt, name, result);
     if (result.denied.length > 0) {
@@ -138,7 +139,8 @@ export class GuardrailRunner {
     const seen = { json: answer.json, text: answer.slotted.text, status: answer.status };
     if (plan.async.length > 0) this.#detach(plan.array, plan.async, attempt, new PhaseInput(plan.phase, attempt, undefined, seen), seen.text);
     if (plan.sync.length === 0) return outcome;
-    const result = await this.#run(plan.sync, new PhaseInput(plan.phase, attempt, undefined, seen), seen.text, attempt);
+    const run = this.#run(plan.sync, new PhaseInput(plan.phase, attempt, undefined, seen), seen.text, attempt);
+    const result = run instanceof Promise ? await run : run;
     this.#collect(state, state.after, attempt, plan.array, result);
     if (result.denied.length > 0) {
       state.done = true;
@@ -167,18 +169,27 @@ export class GuardrailRunner {
     return { ...outcome, response: { ...response, stream } };
   }
 
-  async #run(hooks: readonly CompiledHook[], input: PhaseInput, text: string, attempt: Attempt): Promise<PhaseResult> {
-    const derived: PhaseInput[] = [];
+  /** One phase's sync hooks; no promise when every check answered synchronously. */
+  #run(hooks: readonly CompiledHook[], input: PhaseInput, text: string, attempt: Attempt): PhaseResult | Promise<PhaseResult> {
+    let derived: PhaseInput[] | undefined;
+    const settle = () => {
+      input.settle();
+      if (derived) for (const d of derived) d.settle();
+    };
+    let result: PhaseResult | Promise<PhaseResult>;
     try {
-      return await runHooks(hooks, input, text, attempt.ctx, (t) => {
+      result = runHooks(hooks, input, text, attempt.ctx, (t) => {
         const next = input.withText(t);
-        derived.push(next);
+        (derived ??= []).push(next);
         return next;
       });
-    } finally {
-      input.settle();
-      for (const d of derived) d.settle();
+    } catch (e) {
+      settle();
+      throw e;
     }
+    if (result instanceof Promise) return result.finally(settle);
+    settle();
+    return result;
   }
 
   #detach(array: GuardrailArrayName, hooks: readonly CompiledHook[], attempt: Attempt, input: PhaseInput, text: string): void {

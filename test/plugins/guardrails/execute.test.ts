@@ -52,10 +52,13 @@ describe('guardrails.runner: execution', () => {
     expect(clock.countTimers()).to.equal(0);
   });
 
-  it('folds check verdicts into hook verdicts and lists the denying hooks', async () => {
+  it('folds check verdicts into hook verdicts (synchronously for synchronous checks) and lists the denying hooks', async () => {
     const pass = compiled(() => ({ verdict: true }));
     const fail = compiled(() => ({ verdict: false }));
-    const result = await runHooks([hook('a', [pass, fail], true), hook('b', [pass]), hook('c', [fail])], input, 'hello', ctx, () => input);
+    const sync = runHooks([hook('a', [pass, fail], true), hook('b', [pass]), hook('c', [fail])], input, 'hello', ctx, () => input);
+    // Synchronous checks: the whole phase settles without a promise.
+    expect(sync).to.not.be.instanceOf(Promise);
+    const result = await sync;
     expect(result.results.map((r) => [r.id, r.verdict])).to.deep.equal([['a', false], ['b', true], ['c', false]]);
     expect(result.failed).to.equal(true);
     expect(result.denied).to.deep.equal(['a']);
