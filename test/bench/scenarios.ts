@@ -165,6 +165,19 @@ export const scenarios: Scenario[] = [
     connections: 32,
   },
   {
+    name: 'chat-core',
+    description: 'plain chat on the kernel with the foundation plugins only (auth, config headers, single strategy, upstream, openai, one log line), vs the bare proxy',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    baseline: 'proxy',
+    connections: 32,
+    gatewayComposition: {
+      preset: 'none',
+      plugins: ['store.sqlite', 'auth.api-key', 'state.memory', 'observe.trace', 'config.headers', 'endpoints.inference',
+        'strategy.single', 'route.upstream', 'route.response-headers', 'provider.openai', 'observe.request-log'],
+    },
+  },
+  {
     name: 'observed-off',
     description: 'plain chat on a gateway without request logs, analytics, metrics and tracing (the baseline of observed), vs the bare proxy',
     path: '/v1/chat/completions',
