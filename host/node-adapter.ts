@@ -71,8 +71,10 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
 }
 
 function toHeaderMap(req: IncomingMessage): HeaderMap {
-  const out: HeaderMap = {};
   const raw = req.headers;
+  // node joins repeated headers itself except set-cookie (an array): only then is a copy needed.
+  if (raw['set-cookie'] === undefined) return raw as HeaderMap;
+  const out: HeaderMap = {};
   for (const name in raw) {
     const value = raw[name];
     out[name] = Array.isArray(value) ? value.join(', ') : value;
