@@ -27,6 +27,7 @@ export * from './usage.js';
 export * from './policies/conditions.js';
 export * from './policies/policy-index.js';
 export * from './policies/scope.js';
+export * from './policies/policy-table.js';
 export * from './admin.js';
 export * from './ids.js';
 export * from './text.js';

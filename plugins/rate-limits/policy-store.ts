@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordStore } from '../../core/index.js';
-import type { Condition, GroupBy } from '../../core/index.js';
+import { listPolicyRows, updatePolicyRow, type Condition, type GroupBy } from '../../core/index.js';
 import type { Unit } from './windows.js';
 import { now } from './clock.js';
 
@@ -72,6 +72,9 @@ export interface ListFilter {
   type?: LimitType;
 }
 
+/** Columns stored as JSON text. */
+const POLICY_JSON_COLUMNS: ReadonlySet<string> = new Set(['conditions', 'group_by']);
+
 const COLUMNS = 'id, organisation_id, workspace_id, name, type, unit, value, status, conditions, group_by, created_at, last_updated_at';
 
 export class RateLimitPolicyStore {
@@ -98,37 +101,13 @@ export class RateLimitPolicyStore {
   }
 
   async update(id: string, changes: PolicyChanges): Promise<RateLimitPolicy | undefined> {
-    const sets: string[] = [];
-    const params: unknown[] = [];
-    for (const [column, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      sets.push(`${column} = ?`);
-      params.push(column === 'conditions' || column === 'group_by' ? JSON.stringify(value) : value);
-    }
-    sets.push('last_updated_at = ?');
-    params.push(new Date(now()).toISOString(), id);
-    await this.store.run(`UPDATE rate_limit_policies SET ${sets.join(', ')} WHERE id = ?`, params);
+    await updatePolicyRow(this.store, 'rate_limit_policies', id, changes, POLICY_JSON_COLUMNS, new Date(now()).toISOString());
     return this.get(id);
   }
 
   async list(filter: ListFilter, offset: number, limit: number): Promise<{ data: RateLimitPolicy[]; total: number }> {
-    const where = ['organisation_id = ?', 'status = ?'];
-    const params: unknown[] = [filter.organisationId, filter.status];
-    if (filter.workspaceId !== undefined) {
-      where.push('workspace_id = ?');
-      params.push(filter.workspaceId);
-    }
-    if (filter.type !== undefined) {
-      where.push('type = ?');
-      params.push(filter.type);
-    }
-    const clause = where.join(' AND ');
-    const count = await this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM rate_limit_policies WHERE ${clause}`, params);
-    const rows = await this.store.all<Row>(
-      `SELECT ${COLUMNS} FROM rate_limit_policies WHERE ${clause} ORDER BY created_at, id LIMIT ? OFFSET ?`,
-      [...params, limit, offset],
-    );
-    return { data: rows.map(toPolicy), total: Number(count?.n ?? 0) };
+    const { rows, total } = await listPolicyRows<Row>(this.store, 'rate_limit_policies', COLUMNS, filter, offset, limit);
+    return { data: rows.map(toPolicy), total };
   }
 
   async allActive(): Promise<RateLimitPolicy[]> {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordStore } from '../../core/index.js';
-import type { Condition, GroupBy } from '../../core/index.js';
+import { listPolicyRows, updatePolicyRow, type Condition, type GroupBy } from '../../core/index.js';
 import type { PeriodicReset } from './schedule.js';
 import { now } from './clock.js';
 
@@ -131,37 +131,13 @@ export class UsageLimitStore {
   }
 
   async update(id: string, changes: UsageLimitChanges): Promise<StoredUsageLimit | undefined> {
-    const sets: string[] = [];
-    const params: unknown[] = [];
-    for (const [column, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      sets.push(`${column} = ?`);
-      params.push(JSON_COLUMNS.has(column) ? JSON.stringify(value) : value);
-    }
-    sets.push('last_updated_at = ?');
-    params.push(iso(), id);
-    await this.store.run(`UPDATE usage_limit_policies SET ${sets.join(', ')} WHERE id = ?`, params);
+    await updatePolicyRow(this.store, 'usage_limit_policies', id, changes, JSON_COLUMNS, iso());
     return this.get(id);
   }
 
   async list(filter: ListFilter, offset: number, limit: number): Promise<{ data: StoredUsageLimit[]; total: number }> {
-    const where = ['organisation_id = ?', 'status = ?'];
-    const params: unknown[] = [filter.organisationId, filter.status];
-    if (filter.workspaceId !== undefined) {
-      where.push('workspace_id = ?');
-      params.push(filter.workspaceId);
-    }
-    if (filter.type !== undefined) {
-      where.push('type = ?');
-      params.push(filter.type);
-    }
-    const clause = where.join(' AND ');
-    const count = await this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM usage_limit_policies WHERE ${clause}`, params);
-    const rows = await this.store.all<Row>(
-      `SELECT ${COLUMNS} FROM usage_limit_policies WHERE ${clause} ORDER BY created_at, id LIMIT ? OFFSET ?`,
-      [...params, limit, offset],
-    );
-    return { data: rows.map(toPolicy), total: Number(count?.n ?? 0) };
+    const { rows, total } = await listPolicyRows<Row>(this.store, 'usage_limit_policies', COLUMNS, filter, offset, limit);
+    return { data: rows.map(toPolicy), total };
   }
 
   async allActive(): Promise<StoredUsageLimit[]> {
