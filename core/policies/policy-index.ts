@@ -5,6 +5,8 @@
  * Reloaded whole after every change made through this instance, and every `refreshMs` in the
  * background (so changes made through another instance apply within that time).
  */
+import type { RequestContext } from '../types.js';
+
 export interface Scoped {
   organisation_id: string;
   workspace_id: string;
@@ -47,6 +49,22 @@ export class PolicyIndex<P extends Scoped, C> {
   /** Policies of an organisation that select workspaces by condition. */
   forOrganisation(organisationId: string): readonly C[] | undefined {
     return this.#byOrganisation.get(organisationId)?.wide;
+  }
+
+  /**
+   * The policies whose conditions match a request of `workspaceId`: its workspace's own, then the
+   * organisation's workspace-selecting ones. Undefined when none match (the common, free case).
+   */
+  matching(
+    ctx: RequestContext, organisationId: string, workspaceId: string,
+    matches: (compiled: C, ctx: RequestContext, workspaceId: string) => boolean,
+  ): C[] | undefined {
+    const own = this.forWorkspace(organisationId, workspaceId);
+    const wide = this.forOrganisation(organisationId);
+    let matched: C[] | undefined;
+    if (own) for (let i = 0; i < own.length; i++) if (matches(own[i]!, ctx, workspaceId)) (matched ??= []).push(own[i]!);
+    if (wide) for (let i = 0; i < wide.length; i++) if (matches(wide[i]!, ctx, workspaceId)) (matched ??= []).push(wide[i]!);
+    return matched;
   }
 
   async reload(): Promise<void> {

@@ -62,6 +62,8 @@ export interface LimiterDeps {
 const ttl = (window: Window, at: number) => Math.max(GRACE_MS, window.end - at + GRACE_MS);
 const toCount = (value: string | undefined) => (value === undefined ? 0 : Number(value) || 0);
 
+const byConditions = (active: ActiveRateLimit, ctx: RequestContext, workspaceId: string) => active.matcher.matches(ctx, workspaceId);
+
 export class RateLimiter {
   constructor(private readonly deps: LimiterDeps) {}
 
@@ -74,12 +76,7 @@ export class RateLimiter {
     const organisationId = organisationOf(principal);
     const workspaceId = workspaces.requestWorkspace(principal);
     if (workspaceId === undefined) return workspaces.resolveDefault(organisationId).then(() => this.enforce(ctx));
-    const own = index.forWorkspace(organisationId, workspaceId);
-    const wide = index.forOrganisation(organisationId);
-    if (!own && !wide) return NOTHING;
-    let matched: ActiveRateLimit[] | undefined;
-    if (own) for (let i = 0; i < own.length; i++) if (own[i]!.matcher.matches(ctx, workspaceId)) (matched ??= []).push(own[i]!);
-    if (wide) for (let i = 0; i < wide.length; i++) if (wide[i]!.matcher.matches(ctx, workspaceId)) (matched ??= []).push(wide[i]!);
+    const matched = index.matching(ctx, organisationId, workspaceId, byConditions);
     return matched ? this.#check(ctx, workspaceId, matched) : NOTHING;
   }
 

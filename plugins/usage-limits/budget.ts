@@ -61,6 +61,8 @@ export interface BudgetDeps {
   logger: Logger;
 }
 
+const byConditions = (active: ActiveUsageLimit, ctx: RequestContext, workspaceId: string) => active.matcher.matches(ctx, workspaceId);
+
 export class Budgets {
   constructor(private readonly deps: BudgetDeps) {}
 
@@ -73,12 +75,7 @@ export class Budgets {
     const organisationId = organisationOf(principal);
     const workspaceId = workspaces.requestWorkspace(principal);
     if (workspaceId === undefined) return workspaces.resolveDefault(organisationId).then(() => this.enforce(ctx));
-    const own = index.forWorkspace(organisationId, workspaceId);
-    const wide = index.forOrganisation(organisationId);
-    if (!own && !wide) return NOTHING;
-    let matched: ActiveUsageLimit[] | undefined;
-    if (own) for (let i = 0; i < own.length; i++) if (own[i]!.matcher.matches(ctx, workspaceId)) (matched ??= []).push(own[i]!);
-    if (wide) for (let i = 0; i < wide.length; i++) if (wide[i]!.matcher.matches(ctx, workspaceId)) (matched ??= []).push(wide[i]!);
+    const matched = index.matching(ctx, organisationId, workspaceId, byConditions);
     return matched ? this.#check(ctx, workspaceId, matched) : NOTHING;
   }
 
