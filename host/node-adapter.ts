@@ -30,18 +30,7 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
       return;
     }
     const route = match.route;
-    const abort = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) abort.abort(Errors.clientClosed());
-    });
-    const request: GatewayRequest = {
-      method,
-      path,
-      query,
-      headers: toHeaderMap(req),
-      body: undefined,
-      signal: abort.signal,
-    };
+    const request = new NodeRequest(req, res, method, path, query, toHeaderMap(req));
     const ctx = kernel.createContext(request, route, match.params);
     const mode = bodyMode(route, method);
     if (mode === 'stream') request.bodyStream = req;
@@ -82,17 +71,64 @@ function toHeaderMap(req: IncomingMessage): HeaderMap {
   return out;
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) throw Errors.payloadTooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw Errors.payloadTooLarge(limit);
-    chunks.push(chunk);
+/**
+ * A request of the node front end. Its abort signal is made on first use (a cache hit or a refusal
+ * never needs one); a client that goes away before the answer is written aborts it.
+ */
+class NodeRequest implements GatewayRequest {
+  body: unknown = undefined;
+  rawBody?: Uint8Array;
+  bodyStream?: AsyncIterable<Uint8Array>;
+  #abort: AbortController | undefined;
+  #closed = false;
+
+  constructor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    readonly method: string,
+    readonly path: string,
+    readonly query: URLSearchParams,
+    readonly headers: HeaderMap,
+  ) {
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.#closed = true;
+      this.#abort?.abort(Errors.clientClosed());
+    });
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+
+  get signal(): AbortSignal {
+    if (!this.#abort) {
+      this.#abort = new AbortController();
+      if (this.#closed) this.#abort.abort(Errors.clientClosed());
+    }
+    return this.#abort.signal;
+  }
+}
+
+/** The body, bounded by `limit` (413 beyond it). Listeners, not an async iterator: cheaper per request. */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(Errors.payloadTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: unknown) => {
+      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
+      if (error === undefined) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      else reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause(); // the 413 goes out with `connection: close`; the rest is never read
+        done(Errors.payloadTooLarge(limit));
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onClose = () => done(Errors.clientClosed());
+    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
+  });
 }
 
 async function write(res: ServerResponse, response: GatewayResponse, state: NodeHandlerState): Promise<void> {
