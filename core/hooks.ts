@@ -37,6 +37,9 @@ export function createHooks() {
     /**
      * Extra rules on each node of a config that passed the schema (strategy queries, check params ...):
      * the node as written, its path, the issues to add to, and the node with its inherited settings.
+     * A tap must judge the node alone (and what was loaded at boot): a frozen config is validated
+     * once and then trusted, so a rule that depends on records that can change (stored guardrails)
+     * is checked again where they are used.
      */
     validateConfig: new SyncHook<[ConfigNode, string, Issue[], ConfigNode]>(['node', 'path', 'issues', 'effective']),
     /** Before routing: may answer early (cache hit, limits). */

@@ -45,4 +45,5 @@ export { validateConfig } from './config/validate.js';
 export { childSettings, inherit } from './config/inherit.js';
 export { checkConfig, ConfigSchema } from './config/schema.js';
 export { ConfigFields, ConfigFieldNames } from './config/fields.js';
-export { beneathConfig, headerConfigFields } from './config/headers.js';
+export { beneathConfig, headerConfigFields, HeaderConfigs } from './config/headers.js';
+export { BoundedMap } from './bounded-map.js';

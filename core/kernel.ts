@@ -25,6 +25,9 @@ import type {
 const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 export class Kernel {
+  /** Frozen configs that passed validation: configs resolved from the same headers are the same object. */
+  readonly #validated = new WeakSet<object>();
+
   constructor(
     readonly hooks: Hooks,
     readonly registries: Registries,
@@ -108,7 +111,9 @@ export class Kernel {
       throw Errors.invalidConfig('', 'no config: send x-gw-config, or x-gw-provider with Authorization');
     }
     if (typeof raw === 'string') throw Errors.invalidConfig('', `unknown config id "${raw}"`);
+    if (this.#validated.has(raw)) return (ctx.config = raw as ConfigNode);
     ctx.config = validateConfig(raw, this.hooks);
+    if (Object.isFrozen(raw)) this.#validated.add(raw);
     return ctx.config;
   }
 

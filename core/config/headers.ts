@@ -7,6 +7,7 @@
  */
 import { Errors } from '../errors.js';
 import type { HeaderMap } from '../types.js';
+import { BoundedMap } from '../bounded-map.js';
 import { ConfigFields, type ConfigFieldKind } from './fields.js';
 
 /** Request-level headers that are not config fields. */
@@ -47,6 +48,45 @@ export function headerConfigFields(headers: HeaderMap, withConfig: boolean): Rec
     if (match) (fields ??= {})['api_key'] = match[1]!.trim();
   }
   return fields;
+}
+
+/**
+ * The same config for the same headers: header fields and header-over-config merges are kept,
+ * frozen, by what they were made from, so that a client sending the same headers request after
+ * request gets the very same config object, and the kernel validates it once (it remembers frozen
+ * configs it has validated). Bounded: the oldest entries go first.
+ */
+export class HeaderConfigs {
+  readonly #fields: BoundedMap<string, Readonly<Record<string, unknown>> | null>;
+  readonly #merged = new WeakMap<object, BoundedMap<object, Readonly<Record<string, unknown>>>>();
+
+  constructor(private readonly maxEntries = 1000) {
+    this.#fields = new BoundedMap(maxEntries);
+  }
+
+  /** headerConfigFields, frozen; the same object for the same header values. */
+  fields(headers: HeaderMap, withConfig: boolean): Readonly<Record<string, unknown>> | undefined {
+    let signature = withConfig ? '1' : '0';
+    for (const name in headers) {
+      if (name.startsWith('x-gw-') && !REQUEST_HEADERS.has(name)) signature += `\n${name}\n${headers[name]}`;
+    }
+    signature += `\n\n${headers['authorization'] ?? ''}`;
+    const known = this.#fields.get(signature);
+    if (known !== undefined) return known ?? undefined;
+    const fields = headerConfigFields(headers, withConfig);
+    this.#fields.set(signature, fields ? Object.freeze(fields) : null);
+    return fields;
+  }
+
+  /** beneathConfig, frozen; the same object for the same (frozen) fields and config. */
+  beneath(fields: Readonly<Record<string, unknown>> | undefined, config: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    if (!fields) return config as Record<string, unknown>;
+    let byFields = this.#merged.get(config);
+    if (!byFields) this.#merged.set(config, (byFields = new BoundedMap(this.maxEntries)));
+    let merged = byFields.get(fields);
+    if (!merged) byFields.set(fields, (merged = Object.freeze(beneathConfig(fields, config))));
+    return merged as Record<string, unknown>;
+  }
 }
 
 /**

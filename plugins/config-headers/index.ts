@@ -7,12 +7,15 @@
  * can still take its provider key from the request.
  */
 import {
-  beneathConfig, deepFreeze, Errors, headerConfigFields, Stage, Type, type Plugin, type PluginApi, type RawConfig, type RequestContext,
+  BoundedMap, deepFreeze, Errors, HeaderConfigs, Stage, Type, type Plugin, type PluginApi, type RawConfig, type RequestContext,
   type Static,
 } from '../../core/index.js';
 
 const Options = Type.Object({
-  /** How many distinct x-gw-config strings keep their parsed object (JSON parsing once per config). */
+  /**
+   * How many distinct x-gw-config strings (and header-field sets) keep their parsed object: JSON
+   * parsing and validation once per config, not once per request.
+   */
   parsedConfigCacheSize: Type.Integer({ minimum: 0, default: 1000 }),
 }, { additionalProperties: false });
 
@@ -21,36 +24,36 @@ export default class ConfigHeadersPlugin implements Plugin<Static<typeof Options
 
   apply(api: PluginApi<Static<typeof Options>>): void {
     const parsed = new ParsedConfigCache(api.options.parsedConfigCacheSize);
+    const headerConfigs = new HeaderConfigs(api.options.parsedConfigCacheSize);
     api.hooks.resolveConfig.tap({ name: api.id, stage: Stage.CONFIG }, (current, ctx) => {
       if (current !== undefined) return current;
-      return configFromHeaders(ctx, parsed);
+      return configFromHeaders(ctx, parsed, headerConfigs);
     });
   }
 }
 
-function configFromHeaders(ctx: RequestContext, parsed: ParsedConfigCache): RawConfig {
+function configFromHeaders(ctx: RequestContext, parsed: ParsedConfigCache, headerConfigs: HeaderConfigs): RawConfig {
   const header = ctx.request.headers['x-gw-config'];
-  const fields = headerConfigFields(ctx.request.headers, header !== undefined);
-  if (header === undefined) return fields;
+  const fields = headerConfigs.fields(ctx.request.headers, header !== undefined);
+  if (header === undefined) return fields as RawConfig;
   const config = parsed.get(header);
   // A config id: the stored config's plugin puts the header fields beneath it.
   if (typeof config === 'string') return config;
-  return beneathConfig(fields, config);
+  return headerConfigs.beneath(fields, config);
 }
 
 /** Parsed `x-gw-config` values by their exact string, frozen so that no request can alter another's. */
 class ParsedConfigCache {
-  readonly #entries = new Map<string, Record<string, unknown> | string>();
-  constructor(private readonly max: number) {}
+  readonly #entries: BoundedMap<string, Record<string, unknown> | string>;
+  constructor(max: number) {
+    this.#entries = new BoundedMap(max);
+  }
 
   get(header: string): Record<string, unknown> | string {
     const hit = this.#entries.get(header);
     if (hit !== undefined) return hit;
     const value = parseConfigHeader(header);
-    if (this.max > 0) {
-      if (this.#entries.size >= this.max) this.#entries.delete(this.#entries.keys().next().value!);
-      this.#entries.set(header, value);
-    }
+    this.#entries.set(header, value);
     return value;
   }
 }

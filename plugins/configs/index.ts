@@ -8,7 +8,7 @@
  * Stored configs are cached in memory (cache.ts); this instance's writes clear the cache at once.
  */
 import {
-  beneathConfig, Errors, headerConfigFields, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
+  Errors, HeaderConfigs, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
 import { ConfigRepo } from './repo.js';
@@ -39,6 +39,7 @@ export default class ConfigsPlugin implements Plugin<Options> {
   async apply(api: PluginApi<Options>): Promise<void> {
     const repo = new ConfigRepo(api.container.resolve<RecordStore>(Tokens.RecordStore));
     await repo.init();
+    const headerConfigs = new HeaderConfigs(api.options.cacheMaxEntries);
     const cache = new StoredConfigCache(repo, {
       ttlMs: api.options.cacheTtlMs,
       negativeTtlMs: api.options.negativeCacheTtlMs,
@@ -52,12 +53,12 @@ export default class ConfigsPlugin implements Plugin<Options> {
       if (typeof config !== 'string') return done(null, config);
       const found = cache.get(organisationOf(ctx.principal), config);
       if (found instanceof Promise) {
-        found.then((f) => use(f, config, ctx)).then((resolved) => done(null, resolved), (e: unknown) => done(e as Error));
+        found.then((f) => use(f, config, ctx, headerConfigs)).then((resolved) => done(null, resolved), (e: unknown) => done(e as Error));
         return;
       }
       let resolved: RawConfig;
       try {
-        resolved = use(found, config, ctx);
+        resolved = use(found, config, ctx, headerConfigs);
       } catch (e) {
         return done(e as Error);
       }
@@ -69,7 +70,7 @@ export default class ConfigsPlugin implements Plugin<Options> {
 /** Where the stored config's id is kept for observers (request logs, analytics). */
 const CONFIG_ID_KEY = Symbol.for('gw.config.id');
 
-function use(stored: StoredConfig | null, ref: string, ctx: RequestContext): Record<string, unknown> {
+function use(stored: StoredConfig | null, ref: string, ctx: RequestContext, headerConfigs: HeaderConfigs): Record<string, unknown> {
   if (!stored) throw Errors.invalidConfig('', `no stored config "${ref}" (x-gw-config is neither a JSON object nor a known config id)`);
   const workspaceId = ctx.principal?.workspaceId;
   if (stored.workspaceId !== undefined && workspaceId !== undefined && stored.workspaceId !== workspaceId) {
@@ -77,5 +78,5 @@ function use(stored: StoredConfig | null, ref: string, ctx: RequestContext): Rec
   }
   // Logs and analytics group by the canonical id, whether the client sent the id or the slug.
   ctx.locals.set(CONFIG_ID_KEY, stored.id);
-  return beneathConfig(headerConfigFields(ctx.request.headers, true), stored.config);
+  return headerConfigs.beneath(headerConfigs.fields(ctx.request.headers, true), stored.config);
 }

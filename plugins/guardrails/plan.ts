@@ -88,11 +88,13 @@ export class PlanCompiler {
 
   /**
    * The plan of an array a target carries. Every array of a validated config has one; an array
-   * that slipped past validation is compiled here, and a broken one throws its first issue.
+   * that slipped past validation, or whose stored guardrails changed, is compiled here, and a
+   * broken one throws its first issue.
    */
   plan(name: GuardrailArrayName, list: readonly unknown[]): PhasePlan {
     const known = this.#plans.get(list);
-    if (known) return known;
+    // A validated config is not validated again: a stored guardrail it names may have changed since.
+    if (known && (known.stored.length === 0 || this.#current(known.stored))) return known;
     const issues: Issue[] = [];
     const plan = this.#compile(name, list, name, issues);
     if (!plan) throw new PlanError(issues[0]!);
