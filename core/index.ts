@@ -47,3 +47,4 @@ export { checkConfig, ConfigSchema } from './config/schema.js';
 export { ConfigFields, ConfigFieldNames } from './config/fields.js';
 export { beneathConfig, headerConfigFields, HeaderConfigs } from './config/headers.js';
 export { BoundedMap } from './bounded-map.js';
+export { sha256Hex } from './digest.js';

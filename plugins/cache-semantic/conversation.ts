@@ -2,8 +2,7 @@
  * What the semantic mode compares: the conversation's text (what is embedded) and its partition
  * (everything else that determines the answer, which must match exactly).
  */
-import { createHash } from 'node:crypto';
-import { canonicalJson, type CacheRequest } from '../../core/index.js';
+import { canonicalJson, sha256Hex, type CacheRequest } from '../../core/index.js';
 
 /** Body fields holding the conversation (embedded), and format fields (ignored, as in the exact key). */
 const NOT_IN_PARTITION: ReadonlySet<string> = new Set(['messages', 'prompt', 'stream', 'stream_options']);
@@ -45,5 +44,5 @@ function contentText(content: unknown): string {
 /** Entries are compared only within one partition: same endpoint, provider, namespace, model and other params. */
 export function partitionOf(request: CacheRequest): string {
   const material = `${request.endpoint}\n${request.identity}\n${request.namespace ?? ''}\n${canonicalJson(request.body, NOT_IN_PARTITION)}`;
-  return createHash('sha256').update(material).digest('hex').slice(0, 32);
+  return sha256Hex(material).slice(0, 32);
 }

@@ -8,18 +8,13 @@
  *             credentials enter only as sha256 digests, so no secret is ever part of a key or a log
  * Trace/span headers and metadata are not request body fields, so they never reach the key.
  */
-import { createHash } from 'node:crypto';
-import { canonicalJson, CREDENTIAL_KEY_PATTERN, type Target } from '../../core/index.js';
+import { canonicalJson, CREDENTIAL_KEY_PATTERN, sha256Hex, type Target } from '../../core/index.js';
 
 /** Provider fields whose values are secrets (or name one): only their digest enters the identity. */
 const SECRET_FIELD = /key|secret|token|authorization|service_account/i;
 
 /** Body fields that choose the answer's format, not its content. */
 export const FORMAT_FIELDS: ReadonlySet<string> = new Set(['stream', 'stream_options']);
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
 
 /** Digests of the secrets seen lately: the same key arrives on request after request. */
 const secretDigests = new Map<string, string>();

@@ -4,8 +4,7 @@
  *
  *   sha256(JSON [provider, custom_host, sha256(api_key), override_params.model, $path, name]), 32 hex chars
  */
-import { createHash } from 'node:crypto';
-import type { Target } from '../../core/index.js';
+import { sha256Hex, type Target } from '../../core/index.js';
 
 /** The fields the identity is made of; a cached identity is reused while they are unchanged. */
 export interface IdentityFields {
@@ -36,9 +35,9 @@ export function sameFields(fields: IdentityFields, target: Target): boolean {
 }
 
 export function targetIdentity(fields: IdentityFields, path: string): string {
-  const keyHash = fields.apiKey === undefined ? '' : sha256(fields.apiKey).slice(0, 32);
+  const keyHash = fields.apiKey === undefined ? '' : sha256Hex(fields.apiKey).slice(0, 32);
   const material = JSON.stringify([fields.provider ?? '', fields.customHost ?? '', keyHash, fields.model ?? '', path, fields.name ?? '']);
-  return sha256(material).slice(0, 32);
+  return sha256Hex(material).slice(0, 32);
 }
 
 function modelOf(target: Target): string | undefined {
@@ -46,6 +45,3 @@ function modelOf(target: Target): string | undefined {
   return typeof model === 'string' ? model : undefined;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}

@@ -3,7 +3,8 @@
  * may be any string (x-gw-trace-id); a W3C trace id is 32 lowercase hex digits, so a UUID loses
  * its dashes and any other id is hashed (stable: the same x-gw-trace-id always maps the same way).
  */
-import { createHash, randomFillSync } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+import { sha256Hex } from '../../core/index.js';
 
 export interface TraceParent {
   traceId: string;
@@ -58,7 +59,7 @@ export function w3cTraceId(id: string): string {
     const hex = lower.replaceAll('-', '');
     if (hex !== ZERO_TRACE) return hex;
   }
-  return createHash('sha256').update(id).digest('hex').slice(0, 32);
+  return sha256Hex(id).slice(0, 32);
 }
 
 // Span ids from a pooled random buffer: one random fill per 512 ids instead of one per id.
