@@ -141,6 +141,7 @@ export class Kernel {
 
   /** One leaf: the attempt-scope hooks around the wrapped provider call. */
   async runTarget(target: Target, ctx: RequestContext): Promise<Outcome> {
+    const request = ctx.request;
     const attempt: Attempt = {
       ctx,
       endpoint: ctx.endpoint!,
@@ -148,7 +149,10 @@ export class Kernel {
       body: ctx.body,
       headers: {},
       stream: ctx.stream,
-      signal: ctx.request.signal,
+      // The request's signal, made when first read (an AbortController costs microseconds; a cache hit needs none).
+      get signal() {
+        return request.signal;
+      },
       retry: 0,
     };
     let outcome: Outcome;
