@@ -13,7 +13,7 @@
 import { Errors, GatewayError, isGatewayError } from './errors.js';
 import { JsonPayload } from './payload.js';
 import { validateConfig } from './config/validate.js';
-import { childSettings, inherit } from './config/inherit.js';
+import { RouteSettings } from './config/route-settings.js';
 import type { ConfigNode } from './config/types.js';
 import type { Completion, Hooks } from './hooks.js';
 import type { Registries } from './registries.js';
@@ -27,6 +27,7 @@ const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, 
 export class Kernel {
   /** Frozen configs that passed validation: configs resolved from the same headers are the same object. */
   readonly #validated = new WeakSet<object>();
+  readonly #routeSettings = new RouteSettings();
 
   constructor(
     readonly hooks: Hooks,
@@ -119,24 +120,23 @@ export class Kernel {
 
   /** Routes one node of the target tree; children inherit the node's settings unless they set their own. */
   route(node: ConfigNode, parent: ConfigNode | undefined, path: string, ctx: RequestContext): Promise<Outcome> {
-    const settings = inherit(parent, node);
     const targets = node.targets;
-    if (targets && targets.length > 0) {
+    const branch = targets !== undefined && targets.length > 0;
+    const settings = this.#routeSettings.settings(parent, node, path, !branch);
+    if (branch) {
       const mode = node.strategy?.mode ?? 'single';
       const strategy = this.registries.strategies.get(mode);
       if (!strategy) {
         return Promise.resolve(failed(Errors.invalidConfig(path === 'config' ? 'strategy.mode' : `${path.slice(7)}.strategy.mode`, `no strategy plugin for "${mode}" is loaded`)));
       }
-      const passedDown = childSettings(settings);
+      const passedDown = this.#routeSettings.passedDown(node, settings);
       return strategy.route(node, (index) => {
         const child = targets[index];
         if (!child) return Promise.resolve(failed(Errors.internal()));
         return this.route(child, passedDown, `${path}.targets[${index}]`, ctx);
       }, ctx);
     }
-    const target = settings as Target;
-    Object.defineProperty(target, '$path', { value: path, enumerable: false });
-    return this.runTarget(target, ctx);
+    return this.runTarget(settings as Target, ctx);
   }
 
   /** One leaf: the attempt-scope hooks around the wrapped provider call. */

@@ -31,8 +31,20 @@ function secretDigest(value: unknown): string {
   return digest;
 }
 
+/** Identities of frozen targets (the kernel routes a resolved-again config over the same objects). */
+const identities = new WeakMap<Target, string>();
+
 /** Canonical JSON of what identifies the upstream that answers for this target. */
 export function providerIdentity(target: Target): string {
+  let identity = identities.get(target);
+  if (identity === undefined) {
+    identity = identityOf(target);
+    if (Object.isFrozen(target)) identities.set(target, identity);
+  }
+  return identity;
+}
+
+function identityOf(target: Target): string {
   const fields: Record<string, unknown> = {};
   for (const name in target) {
     if (!CREDENTIAL_KEY_PATTERN.test(name)) continue;

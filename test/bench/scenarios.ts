@@ -83,6 +83,10 @@ const chatBody = {
 const OBSERVE_PLUGINS = ['request-logs', 'analytics', 'metrics', 'tracing'].map((p) => `{{dist}}/plugins/${p}/index.js`);
 const OBSERVE_IDS = ['observe.logs', 'observe.analytics', 'observe.metrics', 'observe.tracing'];
 
+/** The foundation plugins (issue 2): auth, config headers, single strategy, upstream, openai, one log line. */
+const CORE_PLUGINS = ['store.sqlite', 'auth.api-key', 'state.memory', 'observe.trace', 'config.headers', 'endpoints.inference',
+  'strategy.single', 'route.upstream', 'route.response-headers', 'provider.openai', 'observe.request-log'];
+
 /** The three cheap built-in checks of the `guardrails` scenario, as an inline guardrail's keys. */
 function cheapChecks(rule: string): Record<string, unknown> {
   return {
@@ -147,6 +151,16 @@ export const scenarios: Scenario[] = [
     connections: 32,
   },
   {
+    name: 'cache-hit-core',
+    description: 'cache-hit on the foundation plugins plus the cache (cache.core, cache.simple, memory store): what a hit costs without request logs, metrics and tracing, vs the bare proxy',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    extraHeaders: { 'x-gw-config': JSON.stringify({ cache: { mode: 'simple' } }) },
+    baseline: 'proxy',
+    connections: 32,
+    gatewayComposition: { preset: 'none', plugins: [...CORE_PLUGINS, 'cache.store-memory', 'cache.core', 'cache.simple'] },
+  },
+  {
     name: 'guardrails',
     description: 'chat with three cheap checks (regex, word count, required metadata) as blocking input and output guardrails, vs plain chat',
     path: '/v1/chat/completions',
@@ -173,8 +187,7 @@ export const scenarios: Scenario[] = [
     connections: 32,
     gatewayComposition: {
       preset: 'none',
-      plugins: ['store.sqlite', 'auth.api-key', 'state.memory', 'observe.trace', 'config.headers', 'endpoints.inference',
-        'strategy.single', 'route.upstream', 'route.response-headers', 'provider.openai', 'observe.request-log'],
+      plugins: CORE_PLUGINS,
     },
   },
   {
