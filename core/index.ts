@@ -34,7 +34,7 @@ export * from './text.js';
 export * from './net.js';
 export * from './provider-errors.js';
 export * from './provider-api.js';
-export { accessLogger, createLogger, flushLogger, rateLimitedWarning, REDACT_PATHS, type Logger } from './logger.js';
+export { accessLine, createLogger, flushLogger, rateLimitedWarning, REDACT_PATHS, type AccessFields, type Logger } from './logger.js';
 export { Kernel, failed } from './kernel.js';
 export { boot, type Runtime, type BootOptions } from './boot.js';
 export { orderPlugins, loadPlugins, PluginLoadError, type ResolvedEntry, type LoadedPlugin } from './loader.js';

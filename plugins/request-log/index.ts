@@ -2,7 +2,7 @@
  * observe.request-log: one pino line per request after its answer is written: trace id, route,
  * provider, status, latency. No headers or bodies, so no secret can reach the log.
  */
-import { accessLogger, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { accessLine, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 
 const Options = Type.Object({
   /** pino level of the per-request line. */
@@ -14,12 +14,11 @@ export default class RequestLogPlugin implements Plugin<Static<typeof Options>> 
 
   apply(api: PluginApi<Static<typeof Options>>): void {
     // The line is built from known fields only (no headers, no bodies), so it skips redaction.
-    const log = accessLogger(api.logger);
-    const level = api.options.level;
-    if (!log.isLevelEnabled(level)) return;
+    const line = accessLine(api.logger, api.options.level, 'request');
+    if (!line) return;
     api.hooks.onResponse.tap(api.id, (ctx, response, completion) => {
       const outcome = ctx.outcome;
-      log[level]({
+      line({
         traceId: ctx.traceId || undefined,
         method: ctx.request.method,
         route: ctx.route.path,
@@ -30,7 +29,7 @@ export default class RequestLogPlugin implements Plugin<Static<typeof Options>> 
         reason: ctx.reason,
         latencyMs: Math.round(completion.durationMs * 100) / 100,
         error: completion.error ? String((completion.error as Error).message ?? completion.error) : undefined,
-      }, 'request');
+      });
     });
   }
 }
