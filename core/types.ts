@@ -86,7 +86,8 @@ export interface RequestContext {
   readonly startedAt: number;
   /** Set by a tracing plugin; a host may log it. */
   traceId: string;
-  metadata: Record<string, string>;
+  /** `x-gw-metadata` (frozen: requests with the same header share one parsed object). */
+  metadata: Readonly<Record<string, string>>;
   principal?: Principal;
   /** The inference endpoint, for inference routes. */
   endpoint?: EndpointDef;

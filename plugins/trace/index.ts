@@ -3,7 +3,7 @@
  * A trace id is generated when absent and echoed on every response as `x-gw-trace-id`.
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, Stage, type Plugin, type PluginApi } from '../../core/index.js';
+import { BoundedMap, Errors, Stage, type Plugin, type PluginApi } from '../../core/index.js';
 
 export interface SpanInfo {
   spanId?: string;
@@ -15,11 +15,19 @@ export interface SpanInfo {
 export const SPAN_KEY = Symbol.for('gw.trace.span');
 
 const MAX_ID_LENGTH = 256;
+/** Distinct x-gw-metadata values kept parsed (clients repeat the same few), frozen: shared by requests. */
+const PARSED_METADATA = 1000;
 
 export default class TracePlugin implements Plugin {
   static readonly manifest = { id: 'observe.trace', description: 'Trace/span ids and x-gw-metadata' };
 
   apply(api: PluginApi): void {
+    const parsed = new BoundedMap<string, Readonly<Record<string, string>>>(PARSED_METADATA);
+    const metadataOf = (header: string) => {
+      let value = parsed.get(header);
+      if (!value) parsed.set(header, (value = Object.freeze(parseMetadata(header))));
+      return value;
+    };
     api.hooks.onRequest.tap({ name: api.id, stage: Stage.TRACE }, (ctx) => {
       const h = ctx.request.headers;
       const given = h['x-gw-trace-id'];
@@ -33,7 +41,7 @@ export default class TracePlugin implements Plugin {
         ctx.locals.set(SPAN_KEY, span);
       }
       const metadata = h['x-gw-metadata'];
-      if (metadata !== undefined) ctx.metadata = parseMetadata(metadata);
+      if (metadata !== undefined) ctx.metadata = metadataOf(metadata);
     });
   }
 }
