@@ -15,6 +15,8 @@
  * recorded as they pass and stored as the equivalent non-stream answer; a streamed hit is an SSE
  * replay of it. `x-gw-cache-status`: HIT, SEMANTIC HIT, MISS, REFRESH, or DISABLED for every
  * inference request whose serving target has no cache (or `max_age: 0`).
+ * Identical misses on this process coalesce (runner.ts, in-flight.ts): one calls the provider, the
+ * others wait for its stored entry (HIT), at most `request_timeout` or `coalesceWaitMs`.
  * Targets without `cache`, and passthrough targets, are not wrapped at all.
  */
 import {
@@ -22,6 +24,7 @@ import {
 } from '../../core/index.js';
 import { STATUS_HEADER, NAMESPACE_HEADER, REFRESH_HEADER } from './headers.js';
 import { commitPending } from './commit.js';
+import { InFlight, type InFlightStats } from './in-flight.js';
 import { withCache, type CacheDeps } from './runner.js';
 import { newState } from './state.js';
 
@@ -32,6 +35,11 @@ const Options = Type.Object({
   maxAgeCapSeconds: Type.Integer({ minimum: 1, default: 30 * 24 * 3600 }),
   /** Largest answer stored, bytes (a streamed answer counts its event bytes); larger ones pass unstored. */
   maxEntryBytes: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  /**
+   * Longest a miss waits for an identical miss already being fetched, when its target sets no
+   * `request_timeout` (ms); then it calls the provider itself. 0 turns coalescing off.
+   */
+  coalesceWaitMs: Type.Integer({ minimum: 0, default: 30_000 }),
 }, { additionalProperties: false });
 
 export type CacheOptions = Static<typeof Options>;
@@ -39,12 +47,19 @@ export type CacheOptions = Static<typeof Options>;
 export default class CachePlugin implements Plugin<CacheOptions> {
   static readonly manifest = { id: 'cache.core', description: 'Response cache per target (cache.mode, max_age, x-gw-cache-*)', options: Options };
 
+  readonly #flights = new InFlight();
+
+  /** Misses being fetched and requests waiting for them (inspection: tests, diagnostics). */
+  inFlight(): InFlightStats {
+    return this.#flights.stats();
+  }
+
   apply(api: PluginApi<CacheOptions>): void {
     if (!api.container.isRegistered(Tokens.CacheStore, true)) {
       throw new Error('no cache store is registered (Tokens.CacheStore): load "cache.store-memory" '
         + '(or "store.redis" with GW_REDIS_URL) before "cache.core"');
     }
-    const { defaultMaxAgeSeconds, maxAgeCapSeconds, maxEntryBytes } = api.options;
+    const { defaultMaxAgeSeconds, maxAgeCapSeconds, maxEntryBytes, coalesceWaitMs } = api.options;
     const modes = api.registries.cacheModes;
     let store: CacheStore | undefined;
     const deps: CacheDeps = {
@@ -53,6 +68,8 @@ export default class CachePlugin implements Plugin<CacheOptions> {
       maxEntryBytes,
       warn: rateLimitedWarning(api.logger),
       now: () => Date.now(),
+      flights: coalesceWaitMs > 0 ? this.#flights : undefined,
+      coalesceWaitMs,
     };
 
     api.hooks.validateConfig.tap(api.id, (node, path, issues) => {

@@ -2,18 +2,24 @@
  * The cache around one target's call (WrapStage.CACHE, outermost): a hit answers without touching
  * the circuit breaker, retries, time-outs or the provider; a miss calls through and, when the
  * answer is a 200, keeps it aside (a stream is recorded as it passes) for `commitPending`.
+ * Identical misses coalesce (in-flight.ts): while one is being fetched, the others wait for its
+ * entry and are answered from it as hits; when it is not stored they call the provider themselves.
  *
  *   lookup (unless x-gw-cache-force-refresh) ─ hit ──► outcome from the entry (JSON as stored, or SSE replay)
- *                                            └ miss ─► run ─► 200? remember the answer for onResponse
+ *                                            └ miss ─┬ same key in flight? wait ─ stored ─► lookup again ─ hit ──►
+ *                                                    └ otherwise (or not stored) ─► run ─► 200? remember the answer for onResponse
  */
-import type {
-  Attempt, AttemptRunner, CacheHit, CacheMode, CacheRequest, CacheStore, Outcome,
+import {
+  Errors,
+  type Attempt, type AttemptRunner, type CacheHit, type CacheMode, type CacheRequest, type CacheStore, type Outcome,
 } from '../../core/index.js';
 import { capture, jsonResponse, replayResponse } from './answers.js';
 import { decodeEntry } from './entry.js';
 import { STATUS_HEADER } from './headers.js';
+import type { Flight, InFlight, Lead } from './in-flight.js';
 import { cacheKey, canonicalBody, providerIdentity } from './key.js';
 import { stateOf, type CacheState } from './state.js';
+import { waitForFlight } from './wait.js';
 
 export interface CacheDeps {
   readonly store: () => CacheStore;
@@ -21,6 +27,10 @@ export interface CacheDeps {
   readonly maxEntryBytes: number;
   readonly warn: (error: unknown, message: string) => void;
   readonly now: () => number;
+  /** The misses under way on this process; undefined when coalescing is off. */
+  readonly flights: InFlight | undefined;
+  /** Longest wait for an identical miss when the target sets no `request_timeout` (ms). */
+  readonly coalesceWaitMs: number;
 }
 
 export function withCache(run: AttemptRunner, mode: CacheMode, maxAgeSeconds: number, deps: CacheDeps): AttemptRunner {
@@ -32,15 +42,55 @@ export function withCache(run: AttemptRunner, mode: CacheMode, maxAgeSeconds: nu
       const hit = await lookup(mode, request, deps);
       if (hit) return hit;
     }
-    ctx.responseHeaders[STATUS_HEADER] = state.refresh ? 'REFRESH' : 'MISS';
-    const outcome = await run(attempt);
-    const response = outcome.response;
-    if (outcome.status === 200 && !outcome.error && response?.status === 200) {
-      const answer = capture(response, deps.maxEntryBytes);
-      if (answer) (state.pending ??= []).push({ target: attempt.target, request, mode, provider: outcome.provider, answer });
+    const flights = deps.flights;
+    let lead: Lead | undefined;
+    if (flights) {
+      const flight = flights.find(request.key);
+      // A force refresh never waits (it must call the provider); a request never waits for itself.
+      if (flight && !state.refresh && flight.owner !== ctx) {
+        const answer = await afterLeader(flights, flight, mode, request, deps);
+        if (answer) return answer;
+      }
+      // Waiters that fall through do not lead: they call the provider, each on its own.
+      if (!flight) lead = flights.lead(request.key, ctx, waitLimit(attempt, deps));
     }
-    return outcome;
+    ctx.responseHeaders[STATUS_HEADER] = state.refresh ? 'REFRESH' : 'MISS';
+    let handedOver = false;
+    try {
+      const outcome = await run(attempt);
+      const response = outcome.response;
+      if (outcome.status === 200 && !outcome.error && response?.status === 200) {
+        const answer = capture(response, deps.maxEntryBytes);
+        if (answer) {
+          (state.pending ??= []).push({ target: attempt.target, request, mode, provider: outcome.provider, answer, lead });
+          handedOver = true; // commitPending settles it once the write is done (or known not to happen)
+        }
+      }
+      return outcome;
+    } finally {
+      if (!handedOver) lead?.settle(false);
+    }
   };
+}
+
+/** Bound of a wait for an identical miss (and of a leader's flight): the target's own time-out if any. */
+function waitLimit(attempt: Attempt, deps: CacheDeps): number {
+  const ms = attempt.target.request_timeout;
+  return typeof ms === 'number' && ms > 0 ? ms : deps.coalesceWaitMs;
+}
+
+/**
+ * Waits for the leader of the same key: a hit from its entry once stored; a client-closed outcome
+ * when our client went away meanwhile; undefined (call the provider) in every other case.
+ */
+async function afterLeader(flights: InFlight, flight: Flight, mode: CacheMode, request: CacheRequest, deps: CacheDeps): Promise<Outcome | undefined> {
+  const attempt = request.attempt;
+  const result = await flights.waiting(waitForFlight(flight, attempt.signal, waitLimit(attempt, deps)));
+  if (result === 'aborted') return { status: 499, error: Errors.clientClosed(), retries: 0 };
+  if (result !== 'stored') return undefined;
+  const hit = await lookup(mode, request, deps);
+  if (hit) attempt.ctx.reason += ' (coalesced)'; // for logs: this request waited for another
+  return hit;
 }
 
 function prepare(attempt: Attempt, state: CacheState, maxAgeSeconds: number): CacheRequest {

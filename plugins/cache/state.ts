@@ -5,6 +5,7 @@
  */
 import type { CacheMode, CacheRequest, RequestContext, Target } from '../../core/index.js';
 import { readCacheHeaders } from './headers.js';
+import type { Lead } from './in-flight.js';
 
 export const CACHE_STATE = Symbol.for('gw.cache.state');
 
@@ -16,6 +17,8 @@ export interface PendingWrite {
   readonly provider: string | undefined;
   /** The answer's JSON; undefined when it cannot be stored (partial stream, too large ...). */
   answer(): Promise<Uint8Array | string | undefined>;
+  /** The key this miss leads, when identical misses wait for it: settled once the write is done or known not to happen. */
+  readonly lead?: Lead;
 }
 
 export interface CacheState {
