@@ -8,6 +8,9 @@
  *   GET    /v1/responses/:id      a stored response; `include` (§4.12) values checked
  *   DELETE /v1/responses/:id      forgets a stored response
  *
+ * Unfinished records of a gateway process that stopped or crashed are failed (`server_error`) by the
+ * next process that starts, or by any live instance sharing the database (worker-lease.ts).
+ *
  * Before any provider call: the body is checked (§8 ranges, metadata limits), `previous_response_id`
  * is expanded from the stored chain (chain.ts), and the input is measured against the model's
  * context window (context-window.ts): `truncation: disabled` (default) over the window is a 400,
@@ -27,6 +30,7 @@ import { createIssue, readInclude, type CreateResponseBody } from './schemas.js'
 import { passNativeStream } from './stream-native.js';
 import { translateChatStream } from './stream-translate.js';
 import { toChatBody } from './to-chat.js';
+import { WorkerLease } from './worker-lease.js';
 
 const Options = Type.Object({
   /** Providers with a native Responses API: provider id → default base URL (`{base}/responses`); `custom_host` replaces it. */
@@ -39,6 +43,11 @@ const Options = Type.Object({
   maxChainDepth: Type.Integer({ minimum: 1, default: 100 }),
   /** Time a native provider has to answer (a stream: to start) when the config sets no `request_timeout`. */
   timeoutMs: Type.Integer({ minimum: 1, default: 600_000 }),
+  /**
+   * How long a gateway process's claim on its unfinished responses lasts without renewal (renewed every
+   * third of it): a crashed process's responses are failed this long after its last renewal.
+   */
+  workerLeaseMs: Type.Integer({ minimum: 100, default: 30_000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;
@@ -67,12 +76,16 @@ export default class ResponsesPlugin implements Plugin<Options> {
     dependsOn: ['store.sqlite'],
     options: Options,
   };
+  #lease?: WorkerLease;
 
   async apply(api: PluginApi<Options>): Promise<void> {
     const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
     const transport = api.container.resolve<Transport>(Tokens.Transport);
     const store = new ResponseStore(api.container.resolve<RecordStore>(Tokens.RecordStore));
     await store.init();
+    const lease = new WorkerLease(store, api.options.workerLeaseMs, api.logger);
+    this.#lease = lease;
+    await lease.start();
     const { nativeProviders, maxChainDepth, timeoutMs } = api.options;
     const windows = new ContextWindows({ ...DEFAULT_CONTEXT_WINDOWS, ...api.options.contextWindows });
     const routes = api.registries.routes;
@@ -81,7 +94,7 @@ export default class ResponsesPlugin implements Plugin<Options> {
       const chatBody = toChatBody(c.body, c.items, c.ownFrom);
       const pending = pendingResponse(newId('resp'), c.body, c.createdAt);
       const save = (final: ResponseObject) => (c.store ? store.update(final) : Promise.resolve());
-      if (c.store && !(await store.insert(c.owner, pending, c.own))) throw Errors.internal();
+      if (c.store && !(await store.insert(c.owner, pending, c.own, lease.id))) throw Errors.internal();
       let answer: GatewayResponse;
       try {
         answer = await dispatchInference(kernel, c.ctx, '/v1/chat/completions', chatBody);
@@ -125,7 +138,8 @@ export default class ResponsesPlugin implements Plugin<Options> {
       try {
         answer = await sendNative(transport, c.ctx, to, forwarded, timeoutMs);
       } catch (e) {
-        await failWith(e, fallback, save, c.store);
+        // Nothing is stored yet, and a client that went away (499) learns no id: nothing to keep then.
+        if (!(e instanceof GatewayError && e.status === 499)) await failWith(e, fallback, save, c.store);
         throw e;
       }
       const previous = c.expanded ? c.body.previous_response_id! : undefined;
@@ -186,6 +200,11 @@ export default class ResponsesPlugin implements Plugin<Options> {
       },
     });
   }
+
+  /** After in-flight requests: nothing of this process runs any more, so its leftovers are failed now. */
+  async close(): Promise<void> {
+    await this.#lease?.stop();
+  }
 }
 
 /** Truncation (spec §7): over the window, `disabled` is a 400 and `auto` drops the oldest items (the last one stays). */
@@ -213,8 +232,13 @@ function withInclude(response: ResponseObject, include: ReadonlySet<string>): Re
   return { ...response, output: response.output.map((item) => (item.type === 'file_search_call' ? { ...item, results: null } : item)) };
 }
 
+/** Stores the failure of a call; unexpected errors too, so that an `in_progress` record never outlives its request. */
 async function failWith(e: unknown, pending: ResponseObject, save: (final: ResponseObject) => Promise<void>, stored: boolean): Promise<void> {
-  if (!stored || !(e instanceof GatewayError) || e.status === 499) return;
+  if (!stored) return;
+  if (!(e instanceof GatewayError)) {
+    await save(failedResponse(pending, { code: 'server_error', message: 'the gateway failed while working on this response' }));
+    return;
+  }
   await save(failedResponse(pending, { code: e.code, message: e.message }));
   e.headers['x-gw-response-id'] = pending.id;
 }

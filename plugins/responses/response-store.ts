@@ -18,7 +18,21 @@ const MIGRATIONS = [
     input TEXT NOT NULL,
     response TEXT NOT NULL
   )`,
+  // The gateway process working on an unfinished record (worker-lease.ts); null when the record was stored finished
+  // (or as the provider reported it). Unfinished records from before leases belong to no live process.
+  'ALTER TABLE stored_responses ADD COLUMN worker_id TEXT',
+  `UPDATE stored_responses SET worker_id = 'before-leases' WHERE status IN ('in_progress', 'queued')`,
+  'CREATE INDEX stored_responses_by_status ON stored_responses (status)',
+  // One row per live gateway process: its lease, renewed while it runs (ms since the epoch; BIGINT for PostgreSQL).
+  `CREATE TABLE response_workers (
+    id TEXT PRIMARY KEY,
+    lease_expires_at BIGINT NOT NULL
+  )`,
 ];
+
+/** Statuses of a record that someone is still working on. */
+const UNFINISHED_STATUSES = ['in_progress', 'queued'] as const;
+const UNFINISHED_SQL = UNFINISHED_STATUSES.map((s) => `'${s}'`).join(', ');
 
 export interface Owner {
   organisation: string;
@@ -31,6 +45,14 @@ export interface StoredResponse {
   /** The request's own input items (not the chain's). */
   input: Record<string, unknown>[];
   previousResponseId: string | null;
+}
+
+export interface AbandonedRecord {
+  id: string;
+  status: string;
+  worker_id: string;
+  /** The Response object as stored (JSON). */
+  response: string;
 }
 
 interface Row {
@@ -55,16 +77,18 @@ export class ResponseStore {
   /**
    * Stores a new record; false when the id is taken. A provider's id never replaces a record: a
    * `custom_host` under a caller's control could otherwise overwrite someone else's response.
+   * `workerId` names the process that will finish an unfinished record (worker-lease.ts).
    */
-  async insert(owner: Owner, response: ResponseObject, input: readonly Record<string, unknown>[]): Promise<boolean> {
+  async insert(owner: Owner, response: ResponseObject, input: readonly Record<string, unknown>[], workerId: string | null = null): Promise<boolean> {
     const { changes } = await this.store.run(
-      `INSERT INTO stored_responses (id, organisation_id, workspace_id, created_at, status, previous_response_id, input, response)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-      [response.id, owner.organisation, owner.workspace, response.created_at, response.status, response.previous_response_id ?? null, JSON.stringify(input), JSON.stringify(response)],
+      `INSERT INTO stored_responses (id, organisation_id, workspace_id, created_at, status, previous_response_id, input, response, worker_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+      [response.id, owner.organisation, owner.workspace, response.created_at, response.status, response.previous_response_id ?? null, JSON.stringify(input), JSON.stringify(response), workerId],
     );
     return changes === 1;
   }
 
+  /** The worker's outcome, unconditionally: it wins even over a sweep that judged the worker gone too early. */
   async update(response: ResponseObject): Promise<void> {
     await this.store.run('UPDATE stored_responses SET status = ?, response = ? WHERE id = ?', [response.status, JSON.stringify(response), response.id]);
   }
@@ -77,6 +101,43 @@ export class ResponseStore {
     );
     if (!row || !visible(row, reader)) return undefined;
     return { response: JSON.parse(row.response) as ResponseObject, input: JSON.parse(row.input) as Record<string, unknown>[], previousResponseId: row.previous_response_id };
+  }
+
+  /** Takes or extends `workerId`'s lease (also after a sweep deleted it: the worker was only slow). */
+  async renewLease(workerId: string, expiresAt: number): Promise<void> {
+    await this.store.run(
+      `INSERT INTO response_workers (id, lease_expires_at) VALUES (?, ?)
+       ON CONFLICT (id) DO UPDATE SET lease_expires_at = excluded.lease_expires_at`,
+      [workerId, expiresAt],
+    );
+  }
+
+  async releaseLease(workerId: string): Promise<void> {
+    await this.store.run('DELETE FROM response_workers WHERE id = ?', [workerId]);
+  }
+
+  /** Forgets leases that ran out before `now`: their records are swept, the rows are of no more use. */
+  async forgetExpiredLeases(now: number): Promise<void> {
+    await this.store.run('DELETE FROM response_workers WHERE lease_expires_at < ?', [now]);
+  }
+
+  /** Unfinished records whose worker holds no lease at `now` (ms): it stopped or crashed. */
+  abandoned(now: number): Promise<AbandonedRecord[]> {
+    return this.store.all<AbandonedRecord>(
+      `SELECT r.id, r.status, r.worker_id, r.response FROM stored_responses r
+       WHERE r.status IN (${UNFINISHED_SQL}) AND r.worker_id IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM response_workers w WHERE w.id = r.worker_id AND w.lease_expires_at >= ?)`,
+      [now],
+    );
+  }
+
+  /** Replaces an abandoned record unless it changed since it was read (its worker finished, or another sweep). */
+  async replaceAbandoned(record: AbandonedRecord, response: ResponseObject): Promise<boolean> {
+    const { changes } = await this.store.run(
+      'UPDATE stored_responses SET status = ?, response = ? WHERE id = ? AND status = ? AND worker_id = ?',
+      [response.status, JSON.stringify(response), record.id, record.status, record.worker_id],
+    );
+    return changes === 1;
   }
 
   async delete(reader: Owner, id: string): Promise<boolean> {

@@ -289,6 +289,35 @@ describe('feature.responses (end to end)', () => {
       expect(got.json.error.message).to.include('unreachable');
     });
 
+    it('a client that gives up on a call in flight leaves a failed record (client_closed), not in_progress', async () => {
+      chatMock.next({ hang: true });
+      const abort = new AbortController();
+      const pending = fetch(`${gw.url}/v1/responses`, { method: 'POST', signal: abort.signal, headers: viaChat(), body: JSON.stringify({ model: 'm', input: 'never mind' }) });
+      pending.catch(() => undefined);
+      let id: string | undefined;
+      for (let i = 0; i < 100 && id === undefined; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        id = (await storedRows()).find((row) => row.status === 'in_progress')?.id;
+      }
+      expect(id, 'an in_progress record').to.be.a('string');
+      abort.abort();
+      let got: JsonReply | undefined;
+      for (let i = 0; i < 100 && got?.json.status !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        got = await retrieve(id!);
+      }
+      expect(got!.json).to.deep.include({ status: 'failed', error: { code: 'client_closed', message: 'client closed the request' } });
+    });
+
+    it('a translated call that times out leaves a failed record', async () => {
+      chatMock.next({ hang: true });
+      const res = await create({ model: 'm', input: 'too slow' }, viaChat({ 'x-gw-request-timeout': '80' }));
+      expect(res.status).to.equal(408);
+      const got = await retrieve(res.headers.get('x-gw-response-id')!);
+      expect(got.json.status).to.equal('failed');
+      expect(got.json.error.message).to.be.a('string').and.not.equal('');
+    });
+
     it('include: file_search results only when asked; unknown values are a 400', async () => {
       const fileSearch = { type: 'file_search_call', id: 'fs_1', status: 'completed', queries: ['q'], results: [{ file_id: 'file-1', text: 'hit', score: 0.9 }] };
       nativeMock.next({
