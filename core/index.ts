@@ -29,6 +29,7 @@ export * from './policies/policy-index.js';
 export * from './policies/scope.js';
 export * from './policies/policy-table.js';
 export * from './policies/policy-routes.js';
+export * from './policies/applicable.js';
 export * from './admin.js';
 export * from './ids.js';
 export * from './text.js';

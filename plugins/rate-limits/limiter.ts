@@ -10,13 +10,12 @@
  * Allowed answers carry the tightest matching policy's x-ratelimit-limit / -remaining / -reset
  * (seconds until its window ends); refusals are 429 with Retry-After and the same headers.
  */
-import { Errors, type GatewayResponse, type RequestContext, type StateStore } from '../../core/index.js';
+import {
+  compileMatcher, enforceApplicable, Errors, usageOf,
+  type GatewayResponse, type Matcher, type PolicyIndex, type RequestContext, type StateStore, type Workspaces,
+} from '../../core/index.js';
 import { now } from './clock.js';
-import { compileMatcher, type Matcher } from '../../core/index.js';
-import type { PolicyIndex } from '../../core/index.js';
 import type { RateLimitPolicy } from './policy-store.js';
-import { organisationOf, type Workspaces } from '../../core/index.js';
-import { usageOf } from '../../core/index.js';
 import { secondsUntil, UNIT_NAME, windowAt, type Window } from './windows.js';
 
 export interface ActiveRateLimit {
@@ -39,7 +38,6 @@ export function compilePolicy(policy: RateLimitPolicy): ActiveRateLimit {
 
 /** Counters live a little past their window, then the store drops them. */
 const GRACE_MS = 1000;
-const NOTHING: Promise<undefined> = Promise.resolve(undefined);
 
 /** Per-request values kept in ctx.locals. */
 export const HEADERS_KEY = Symbol('policy.rate-limits.headers');
@@ -62,22 +60,12 @@ export interface LimiterDeps {
 const ttl = (window: Window, at: number) => Math.max(GRACE_MS, window.end - at + GRACE_MS);
 const toCount = (value: string | undefined) => (value === undefined ? 0 : Number(value) || 0);
 
-const byConditions = (active: ActiveRateLimit, ctx: RequestContext, workspaceId: string) => active.matcher.matches(ctx, workspaceId);
-
 export class RateLimiter {
   constructor(private readonly deps: LimiterDeps) {}
 
   /** The preRoute tap: resolves when the request may go on; rejects with a 429 otherwise. */
   enforce(ctx: RequestContext): Promise<undefined> {
-    const { index, workspaces } = this.deps;
-    if (index.empty) return NOTHING;
-    const principal = ctx.principal;
-    if (!principal) return NOTHING;
-    const organisationId = organisationOf(principal);
-    const workspaceId = workspaces.requestWorkspace(principal);
-    if (workspaceId === undefined) return workspaces.resolveDefault(organisationId).then(() => this.enforce(ctx));
-    const matched = index.matching(ctx, organisationId, workspaceId, byConditions);
-    return matched ? this.#check(ctx, workspaceId, matched) : NOTHING;
+    return enforceApplicable(ctx, this.deps.index, this.deps.workspaces, (workspaceId, matched) => this.#check(ctx, workspaceId, matched));
   }
 
   async #check(ctx: RequestContext, workspaceId: string, matched: ActiveRateLimit[]): Promise<undefined> {

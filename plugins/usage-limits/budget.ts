@@ -12,21 +12,20 @@
  * recorded (GET /v1/policies/usage-limits/:id/alerts). Raising a policy's credit_limit or
  * alert_threshold starts a new alert epoch, so its alerts can fire again (v1.11.0).
  */
-import { Errors, type GatewayResponse, type Logger, type RequestContext, type StateStore } from '../../core/index.js';
+import {
+  enforceApplicable, Errors, usageOf,
+  type GatewayResponse, type Logger, type PolicyIndex, type RequestContext, type StateStore, type TokenUsage, type Workspaces,
+} from '../../core/index.js';
 import { now } from './clock.js';
-import type { PolicyIndex } from '../../core/index.js';
 import type { AlertKind, StoredUsageLimit, UsageLimitStore } from './policy-store.js';
 import type { PriceTable } from './pricing.js';
 import { periodAt, type Period } from './schedule.js';
-import { organisationOf, type Workspaces } from '../../core/index.js';
-import { usageOf, type TokenUsage } from '../../core/index.js';
 import { unitOf, type ActiveUsageLimit } from './view.js';
 
 /** Retry-After of a cumulative limit (it frees only when raised or reset). */
 export const CUMULATIVE_RETRY_AFTER_SECONDS = 3600;
 /** Counters live a little past their period, then the store drops them. */
 const GRACE_MS = 60_000;
-const NOTHING: Promise<undefined> = Promise.resolve(undefined);
 const PENDING_KEY = Symbol('policy.usage-limits.pending');
 
 /** The part of the integrations service (`Symbol.for('gw.Integrations')`) used here. */
@@ -61,22 +60,12 @@ export interface BudgetDeps {
   logger: Logger;
 }
 
-const byConditions = (active: ActiveUsageLimit, ctx: RequestContext, workspaceId: string) => active.matcher.matches(ctx, workspaceId);
-
 export class Budgets {
   constructor(private readonly deps: BudgetDeps) {}
 
   /** The preRoute tap: resolves when the request may go on; rejects with a 429 otherwise. */
   enforce(ctx: RequestContext): Promise<undefined> {
-    const { index, workspaces } = this.deps;
-    if (index.empty) return NOTHING;
-    const principal = ctx.principal;
-    if (!principal) return NOTHING;
-    const organisationId = organisationOf(principal);
-    const workspaceId = workspaces.requestWorkspace(principal);
-    if (workspaceId === undefined) return workspaces.resolveDefault(organisationId).then(() => this.enforce(ctx));
-    const matched = index.matching(ctx, organisationId, workspaceId, byConditions);
-    return matched ? this.#check(ctx, workspaceId, matched) : NOTHING;
+    return enforceApplicable(ctx, this.deps.index, this.deps.workspaces, (workspaceId, matched) => this.#check(ctx, workspaceId, matched));
   }
 
   async #check(ctx: RequestContext, workspaceId: string, matched: ActiveUsageLimit[]): Promise<undefined> {
