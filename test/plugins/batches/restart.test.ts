@@ -5,35 +5,17 @@
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
-import { TEST_API_KEY } from '../../helpers/gateway.js';
 import { call, chatLines, parseJsonl, until, upload } from '../files/helpers.js';
+import { startMain } from '../../helpers/main-process.js';
 
 const LINES = 200;
 const CONCURRENCY = 8;
-
-async function startMain(dataDir: string, gatewayFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/host/main.js', '--config', gatewayFile], {
-    env: { ...process.env, PORT: '0', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (d) => (output += d));
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    child.stdout!.on('data', (d) => {
-      output += d;
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m) resolveUrl(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${output}`)));
-  });
-  return { child, url };
-}
 
 describe('feature.batches: restart after a crash (kill -9)', function () {
   this.timeout(60_000);

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,28 +15,11 @@ import { join } from 'node:path';
 import ResponsesPlugin from '../../../plugins/responses/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { startMain } from '../../helpers/main-process.js';
 
 /** Short for the test, yet long enough that a busy machine stalling the gateway process does not lose its lease. */
 const LEASE_MS = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function startMain(dataDir: string, gatewayFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/host/main.js', '--config', gatewayFile], {
-    env: { ...process.env, PORT: '0', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (d) => (output += d));
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    child.stdout!.on('data', (d) => {
-      output += d;
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m) resolveUrl(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${output}`)));
-  });
-  return { child, url };
-}
 
 /** The ids of the unfinished records, read from the database file itself. */
 function inProgressIds(dataDir: string): string[] {
