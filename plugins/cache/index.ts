@@ -25,6 +25,7 @@ import {
 import { STATUS_HEADER, NAMESPACE_HEADER, REFRESH_HEADER } from './headers.js';
 import { commitPending } from './commit.js';
 import { InFlight, type InFlightStats } from './in-flight.js';
+import { KeyMemo } from './key-memo.js';
 import { withCache, type CacheDeps } from './runner.js';
 import { newState } from './state.js';
 
@@ -40,6 +41,11 @@ const Options = Type.Object({
    * `request_timeout` (ms); then it calls the provider itself. 0 turns coalescing off.
    */
   coalesceWaitMs: Type.Integer({ minimum: 0, default: 30_000 }),
+  /**
+   * Exact keys kept by the bytes of the client's body (bodies up to 16 KiB), so a repeated request
+   * is keyed without re-serialising and hashing it. 0 turns the memo off.
+   */
+  keyMemoEntries: Type.Integer({ minimum: 0, default: 10_000 }),
 }, { additionalProperties: false });
 
 export type CacheOptions = Static<typeof Options>;
@@ -59,7 +65,7 @@ export default class CachePlugin implements Plugin<CacheOptions> {
       throw new Error('no cache store is registered (Tokens.CacheStore): load "cache.store-memory" '
         + '(or "store.redis" with GW_REDIS_URL) before "cache.core"');
     }
-    const { defaultMaxAgeSeconds, maxAgeCapSeconds, maxEntryBytes, coalesceWaitMs } = api.options;
+    const { defaultMaxAgeSeconds, maxAgeCapSeconds, maxEntryBytes, coalesceWaitMs, keyMemoEntries } = api.options;
     const modes = api.registries.cacheModes;
     let store: CacheStore | undefined;
     const deps: CacheDeps = {
@@ -70,6 +76,7 @@ export default class CachePlugin implements Plugin<CacheOptions> {
       now: () => Date.now(),
       flights: coalesceWaitMs > 0 ? this.#flights : undefined,
       coalesceWaitMs,
+      keys: new KeyMemo(keyMemoEntries),
     };
 
     api.hooks.validateConfig.tap(api.id, (node, path, issues) => {

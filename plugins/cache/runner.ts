@@ -17,7 +17,8 @@ import { capture, jsonResponse, replayResponse } from './answers.js';
 import { decodeEntry } from './entry.js';
 import { STATUS_HEADER } from './headers.js';
 import type { Flight, InFlight, Lead } from './in-flight.js';
-import { cacheKey, canonicalBody, providerIdentity } from './key.js';
+import { canonicalBody, providerIdentity } from './key.js';
+import type { KeyMemo } from './key-memo.js';
 import { stateOf, type CacheState } from './state.js';
 import { waitForFlight } from './wait.js';
 
@@ -29,6 +30,8 @@ export interface CacheDeps {
   readonly now: () => number;
   /** The misses under way on this process; undefined when coalescing is off. */
   readonly flights: InFlight | undefined;
+  /** Exact keys by the client's body bytes. */
+  readonly keys: KeyMemo;
   /** Longest wait for an identical miss when the target sets no `request_timeout` (ms). */
   readonly coalesceWaitMs: number;
 }
@@ -37,7 +40,7 @@ export function withCache(run: AttemptRunner, mode: CacheMode, maxAgeSeconds: nu
   return async (attempt) => {
     const ctx = attempt.ctx;
     const state = stateOf(ctx);
-    const request = prepare(attempt, state, maxAgeSeconds);
+    const request = prepare(attempt, state, maxAgeSeconds, deps.keys);
     if (!state.refresh) {
       const hit = await lookup(mode, request, deps);
       if (hit) return hit;
@@ -93,16 +96,22 @@ async function afterLeader(flights: InFlight, flight: Flight, mode: CacheMode, r
   return hit;
 }
 
-function prepare(attempt: Attempt, state: CacheState, maxAgeSeconds: number): CacheRequest {
+function prepare(attempt: Attempt, state: CacheState, maxAgeSeconds: number, keys: KeyMemo): CacheRequest {
   const body = attempt.body;
-  if (state.lastBody !== body) {
-    state.lastBody = body;
-    state.lastBodyJson = canonicalBody(body);
-  }
   const endpoint = attempt.endpoint.id;
   const identity = providerIdentity(attempt.target);
+  const request = attempt.ctx.request;
+  // The client's bytes stand for the body only while nothing changed it.
+  const raw = body === request.body ? request.rawBody : undefined;
+  const canonical = () => {
+    if (state.lastBody !== body) {
+      state.lastBody = body;
+      state.lastBodyJson = canonicalBody(body);
+    }
+    return state.lastBodyJson!;
+  };
   return {
-    key: cacheKey(endpoint, identity, state.namespace, state.lastBodyJson!),
+    key: keys.key(endpoint, identity, state.namespace, raw, canonical),
     endpoint,
     identity,
     namespace: state.namespace,

@@ -77,6 +77,18 @@ describe('cache.simple (end to end)', () => {
     expect(mockA.requests[0]!.body.temperature).to.equal(0);
   });
 
+  it('keys the same client body shaped by other override_params apart (the body as sent upstream differs)', async () => {
+    const body = fresh();
+    const cold = cached(mockA, { mode: 'simple' }, { override_params: { temperature: 0 } });
+    const warm = cached(mockA, { mode: 'simple' }, { override_params: { temperature: 1 } });
+    expect(cacheStatus(await chat(cached(mockA), body))).to.equal('MISS');
+    expect(cacheStatus(await chat(cold, body))).to.equal('MISS');
+    expect(cacheStatus(await chat(warm, body))).to.equal('MISS');
+    expect(cacheStatus(await chat(cold, body))).to.equal('HIT');
+    expect(cacheStatus(await chat(cached(mockA), body))).to.equal('HIT');
+    expect(chatCalls(mockA)).to.equal(3);
+  });
+
   it('ignores trace, span and metadata headers', async () => {
     const body = fresh();
     await chat(cached(mockA), body, { 'x-gw-trace-id': 'trace-1', 'x-gw-metadata': '{"user":"a"}' });
