@@ -48,7 +48,11 @@ export function createHooks() {
     beforeRequest: new AsyncSeriesBailHook<[Attempt], Outcome | undefined>(['attempt']),
     /** Per target: input guardrails. May deny with an outcome. */
     guardInput: new AsyncSeriesBailHook<[Attempt], Outcome | undefined>(['attempt']),
-    /** Wraps the call of one target: time-out (innermost), retry, circuit breaker, cache (outermost). */
+    /**
+     * Wraps the call of one target: time-out (innermost), retry, circuit breaker, cache (outermost).
+     * A tap builds its wrapper from the target alone (per-request state belongs inside the wrapper):
+     * the kernel keeps the wrapped runner of a frozen target and re-uses it for later requests.
+     */
     wrapAttempt: new SyncWaterfallHook<[AttemptRunner, Target]>(['run', 'target']),
     /** The provider call. The first tap that returns an outcome wins. */
     call: new AsyncSeriesBailHook<[Attempt], Outcome | undefined>(['attempt']),

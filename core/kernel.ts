@@ -28,6 +28,7 @@ export class Kernel {
   /** Frozen configs that passed validation: configs resolved from the same headers are the same object. */
   readonly #validated = new WeakSet<object>();
   readonly #routeSettings = new RouteSettings();
+  readonly #runners = new WeakMap<Target, AttemptRunner>();
 
   constructor(
     readonly hooks: Hooks,
@@ -161,7 +162,7 @@ export class Kernel {
       if (early) {
         outcome = early;
       } else {
-        const run = this.hooks.wrapAttempt.call(this.#callOnce, target);
+        const run = this.#runnerFor(target);
         outcome = await run(attempt);
         outcome = await this.hooks.guardOutput.promise(outcome, attempt);
         outcome = await this.hooks.afterRequest.promise(outcome, attempt);
@@ -171,6 +172,16 @@ export class Kernel {
     }
     outcome.target ??= target;
     return outcome;
+  }
+
+  /** The wrapped call of a target; kept for frozen targets (the same config resolved again). */
+  #runnerFor(target: Target): AttemptRunner {
+    let run = this.#runners.get(target);
+    if (!run) {
+      run = this.hooks.wrapAttempt.call(this.#callOnce, target);
+      if (Object.isFrozen(target)) this.#runners.set(target, run);
+    }
+    return run;
   }
 
   readonly #callOnce: AttemptRunner = async (attempt) => {
