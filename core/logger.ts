@@ -66,8 +66,16 @@ export function accessLine(parent: Logger, level: string, msg: string): ((fields
   const stream = (parent as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
   const head = `{"level":${parent.levels.values[level]},"time":"`;
   const tail = `,"msg":${JSON.stringify(msg)}}\n`;
+  // Lines of the same millisecond share one formatted time (under load, many do).
+  let lastMs = -1;
+  let lastTime = '';
   return (fields) => {
-    let line = head + new Date().toISOString() + '"';
+    const ms = Date.now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastTime = new Date(ms).toISOString();
+    }
+    let line = head + lastTime + '"';
     for (const name in fields) {
       const value = fields[name];
       if (value === undefined) continue;
