@@ -4,7 +4,7 @@
  * Output goes to a log file, not a pipe: the parent runs the load generator and must not spend
  * CPU draining a chatty child; the log's tail is shown when a child fails to start.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -45,9 +45,13 @@ export async function startServer(
   env: Record<string, string>,
   logFile: string,
   timeoutMs = 20_000,
+  cpu?: number,
 ): Promise<ServerProcess> {
   const fd = openSync(logFile, 'w');
-  const proc = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  const command = [process.execPath, script, ...args];
+  // taskset execs node in place: the child's pid is the server's.
+  if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
+  const proc = spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
   closeSync(fd); // the child holds its own copy
   live.add(proc);
   proc.once('exit', () => live.delete(proc));
@@ -95,4 +99,13 @@ export function killChildrenOnExit(): void {
       void stopAll().finally(() => process.exit(code));
     });
   }
+}
+
+/**
+ * `--pin`: the load generator (this process) and the upstream on CPU 0, the server under test
+ * (gateway or bare proxy) alone on CPU 1, so the scheduler does not hand one side more of the
+ * machine than the other from run to run. Linux with taskset and two CPUs or more only.
+ */
+export function pinSelf(cpu: number): void {
+  execFileSync('taskset', ['-cp', String(cpu), String(process.pid)], { stdio: 'ignore' });
 }

@@ -1,15 +1,15 @@
 /**
  * Bench entry point: `npm run bench -- [--scenario chat,stream] [--rounds 3] [--duration 5]
- * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--list]`.
+ * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--list]`.
  * Servers run as child processes; the load generator runs here (the machine has 2 cores).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadResult } from './load.js';
-import { killChildrenOnExit, stopAll } from './processes.js';
+import { killChildrenOnExit, pinSelf, stopAll } from './processes.js';
 import { printRun, printSummaries, writeJson, type LoadSummary, type StreamSummary, type Summary } from './report.js';
 import { findScenario, scenarios, type Scenario } from './scenarios.js';
 import { median } from './stats.js';
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '1' },
     gateway: { type: 'string', default: join(root, 'dist/host/main.js') },
     list: { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: false },
   },
 });
 
@@ -38,6 +39,7 @@ const options = {
   warmupS: Number(values.warmup),
   connections: values.connections === undefined ? undefined : Number(values.connections),
   gateway: resolve(values.gateway),
+  pin: values.pin,
 };
 
 async function loadScenario(s: Scenario, stack: Stack): Promise<LoadSummary> {
@@ -100,12 +102,16 @@ async function main(): Promise<void> {
   if (!existsSync(options.gateway)) {
     throw new Error(`gateway entry point not found: ${options.gateway} (build the host with \`npm run build\`, or pass --gateway)`);
   }
+  if (options.pin) {
+    if (availableParallelism() < 2) throw new Error('--pin needs two CPUs or more');
+    pinSelf(0);
+  }
   const workDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
   console.log(`bench: ${selected.map((s) => s.name).join(', ')}; rounds ${options.rounds} x ${options.durationS} s; work dir ${workDir}`);
   const summaries: Summary[] = [];
   for (const s of selected) {
     console.log(`\n${s.name}: ${s.description} (baseline: ${s.baseline})`);
-    const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir });
+    const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined });
     try {
       await probe(stack.baseline);
       await probe(stack.subject);

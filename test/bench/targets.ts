@@ -31,6 +31,8 @@ export interface StackOptions {
   gatewayMain: string;
   /** Where logs and gateway data dirs go. */
   workDir: string;
+  /** CPUs when pinned (`--pin`): the upstream's, and the server under test's (gateway or bare proxy). */
+  pin?: { upstream: number; server: number };
 }
 
 /** `{{upstream}}` in header values and the body stands for the upstream URL (only known at run time). */
@@ -58,7 +60,7 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
   const stopAllOf = () => Promise.all(processes.map((p) => stop(p.proc))).then(() => undefined);
   const dir = mkdtempSync(join(o.workDir, `${s.name}-`));
   try {
-    const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), ['--chunk-delay', String(s.upstreamChunkDelayMs ?? 0)], {}, join(dir, 'upstream.log'));
+    const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), ['--chunk-delay', String(s.upstreamChunkDelayMs ?? 0)], {}, join(dir, 'upstream.log'), undefined, o.pin?.upstream);
     processes.push(upstream);
 
     // One gateway per distinct environment and composition: a baseline scenario with the same ones shares it.
@@ -84,6 +86,8 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
         [],
         { PORT: String(port), HOST: '127.0.0.1', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: 'bench-key', GW_LOG_LEVEL: 'info', ...env },
         join(dir, `gateway-${gateways.size}.log`),
+        undefined,
+        o.pin?.server,
       );
       processes.push(gw);
       gateways.set(key, gw);
@@ -101,7 +105,7 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, ...requestOf(s, upstream.url) });
     let baseline: Target;
     if (s.baseline === 'proxy') {
-      const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url], {}, join(dir, 'proxy.log'));
+      const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url], {}, join(dir, 'proxy.log'), undefined, o.pin?.server);
       processes.push(proxy);
       baseline = { label: 'proxy', origin: proxy.url, ...requestOf(s, upstream.url) };
     } else {
