@@ -13,11 +13,11 @@ export const addPrefix = defineCheck({
   check(input, params) {
     const text = input.response ? input.response.text : input.request.text;
     if (text.startsWith(params.prefix)) {
-      return { verdict: true, data: { prefix: params.prefix, added: false, explanation: 'the text already starts with the prefix' } };
+      return { verdict: true, data: { added: false } };
     }
     return {
       verdict: true,
-      data: { prefix: params.prefix, added: true, explanation: 'prefix added' },
+      data: { added: true },
       transformedText: params.prefix + text,
     };
   },

@@ -41,19 +41,9 @@ export const allowedRequestTypes = defineCheck({
     const type = input.endpoint;
     const isBlocked = blocked.includes(type);
     const verdict = !isBlocked && (allowed.length === 0 || allowed.includes(type));
-    const explanation = isBlocked
-      ? `request type "${type}" is blocked`
-      : verdict ? `request type "${type}" is allowed` : `request type "${type}" is not in the allowed types (${allowed.join(', ')})`;
-    return {
-      verdict,
-      data: {
-        currentRequestType: type,
-        allowedTypes: allowed.length > 0 ? allowed : ['all'],
-        blockedTypes: blocked,
-        source: useMetadata && (allowed.length > 0 || blocked.length > 0) ? 'metadata' : useMetadata ? 'default' : 'parameters',
-        explanation,
-      },
-    };
+    if (verdict) return { verdict, data: { currentRequestType: type } };
+    const explanation = isBlocked ? `request type "${type}" is blocked` : `request type "${type}" is not in the allowed types`;
+    return { verdict, data: { currentRequestType: type, explanation } };
   },
   validate(params: AllowedRequestTypesParams): Issue[] {
     const { allowed, blocked } = { allowed: toList(params.allowedTypes), blocked: toList(params.blockedTypes) };

@@ -15,12 +15,11 @@ export const characterCount = defineCheck({
     const not = params.not === true;
     const count = countCodePoints(text);
     const inRange = count >= min && count <= max;
+    const verdict = inRange !== not;
+    if (verdict) return { verdict, data: { characterCount: count } };
     return {
-      verdict: inRange !== not,
-      data: {
-        characterCount: count, minCharacters: min, maxCharacters: max, not,
-        explanation: `the text has ${count} character(s), ${inRange ? 'within' : 'outside'} ${min}-${max}`,
-      },
+      verdict,
+      data: { characterCount: count, explanation: `the text has ${count} character(s), ${inRange ? 'within' : 'outside'} ${min}-${max}` },
     };
   },
   validate(params: CharacterCountParams): Issue[] {

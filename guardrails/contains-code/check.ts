@@ -29,14 +29,12 @@ export const containsCode = defineCheck({
     }
     const hasFormat = found.has(params.format);
     const not = params.not === true;
+    const verdict = hasFormat !== not;
+    const foundFormats = [...found];
+    if (verdict) return { verdict, data: { foundFormats } };
     return {
-      verdict: hasFormat !== not,
-      data: {
-        format: params.format,
-        not,
-        foundFormats: [...found],
-        explanation: hasFormat ? `found a ${params.format} code block` : `no ${params.format} code block found`,
-      },
+      verdict,
+      data: { foundFormats, explanation: hasFormat ? `found a ${params.format} code block` : `no ${params.format} code block found` },
     };
   },
 });

@@ -29,14 +29,11 @@ export const contains = defineCheck({
     const found: string[] = [];
     for (let i = 0; i < words.length; i++) if (text.includes(words[i]!)) found.push(params.words[i]!);
     const verdict = operator === 'any' ? found.length > 0 : operator === 'all' ? found.length === words.length : found.length === 0;
+    const missing = params.words.filter((w) => !found.includes(w));
+    if (verdict) return { verdict, data: { found, missing } };
     return {
       verdict,
-      data: {
-        operator,
-        found,
-        missing: params.words.filter((w) => !found.includes(w)),
-        explanation: `${found.length} of ${words.length} word(s) found; operator "${operator}" ${verdict ? 'passed' : 'failed'}`,
-      },
+      data: { found, missing, explanation: `${found.length} of ${words.length} word(s) found; operator "${operator}" failed` },
     };
   },
 });

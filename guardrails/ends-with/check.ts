@@ -13,9 +13,8 @@ export const endsWith = defineCheck({
     const suffix = params.suffix;
     const ends = text.endsWith(suffix) || (text.endsWith('.') && text.length > suffix.length && text.endsWith(suffix, text.length - 1));
     const not = params.not === true;
-    return {
-      verdict: ends !== not,
-      data: { suffix, not, endsWith: ends, explanation: `the text ${ends ? 'ends' : 'does not end'} with "${suffix}"` },
-    };
+    const verdict = ends !== not;
+    if (verdict) return { verdict, data: { endsWith: ends } };
+    return { verdict, data: { endsWith: ends, explanation: `the text ${ends ? 'ends' : 'does not end'} with the suffix` } };
   },
 });

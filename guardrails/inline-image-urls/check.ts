@@ -23,10 +23,10 @@ export function createInlineImageUrlsCheck(transport: Transport, options: Inline
     phases: ['beforeRequest', 'input'],
     async check(input, params) {
       if (params.providers && params.providers.length > 0 && !(input.provider !== undefined && params.providers.includes(input.provider))) {
-        return { verdict: true, data: { skipped: true, explanation: `provider ${input.provider ?? '(none)'} is not in providers` } };
+        return { verdict: true, data: { skipped: true } };
       }
       const urls = imageUrlsOf(input.request.json);
-      if (urls.length === 0) return { verdict: true, data: { checked: 0, problems: [], explanation: 'no image URL in the request' } };
+      if (urls.length === 0) return { verdict: true, data: { checked: 0 } };
       const checked = urls.slice(0, MAX_IMAGES);
       const inspect = {
         maxSizeBytes: params.maxSizeBytes ?? 20 * 1024 * 1024,
@@ -36,16 +36,14 @@ export function createInlineImageUrlsCheck(transport: Transport, options: Inline
       const infos = await Promise.all(checked.map((url) => inspectImage(transport, url, inspect, input.signal)));
       const problems = infos.flatMap((info, i) => (info.problem ? [{ url: checked[i]!, problem: info.problem }] : []));
       const failOnError = params.failOnError === true;
-      return {
-        verdict: problems.length === 0 || !failOnError,
-        data: {
-          checked: checked.length,
-          unchecked: urls.length - checked.length,
-          problems,
-          images: infos.map((info, i) => ({ url: checked[i]!, contentType: info.contentType ?? null, sizeBytes: info.sizeBytes ?? null })),
-          explanation: problems.length === 0 ? 'every image URL is a reachable image within the size limit' : `${problems.length} image URL(s) with problems`,
-        },
+      const verdict = problems.length === 0 || !failOnError;
+      const data = {
+        checked: checked.length,
+        unchecked: urls.length - checked.length,
+        problems,
+        images: infos.map((info, i) => ({ url: checked[i]!, contentType: info.contentType ?? null, sizeBytes: info.sizeBytes ?? null })),
       };
+      return verdict ? { verdict, data } : { verdict, data: { ...data, explanation: `${problems.length} image URL(s) with problems` } };
     },
   });
 }

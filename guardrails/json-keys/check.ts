@@ -21,16 +21,13 @@ export const jsonKeys = defineCheck({
       if (!best || verdict || present.length > best.present.length) best = { present, verdict };
       if (verdict) break;
     }
-    if (!best) return { verdict: false, data: { operator, explanation: 'no JSON object found in the text' } };
+    if (!best) return { verdict: false, data: { jsonFound: false, explanation: 'no JSON object found in the text' } };
     const present = best.present;
+    const data = { presentKeys: present, missingKeys: params.keys.filter((k) => !present.includes(k)) };
+    if (best.verdict) return { verdict: true, data };
     return {
-      verdict: best.verdict,
-      data: {
-        operator,
-        presentKeys: present,
-        missingKeys: params.keys.filter((k) => !present.includes(k)),
-        explanation: `${present.length} of ${params.keys.length} key(s) present; operator "${operator}" ${best.verdict ? 'passed' : 'failed'}`,
-      },
+      verdict: false,
+      data: { ...data, explanation: `${present.length} of ${params.keys.length} key(s) present; operator "${operator}" failed` },
     };
   },
 });

@@ -28,13 +28,13 @@ export const jsonSchema = defineCheck({
         errors = (validate.errors ?? []).slice(0, MAX_ERRORS).map((e) => ({ path: e.instancePath || '/', message: e.message ?? 'is invalid' }));
       }
     }
+    const verdict = valid !== not;
+    const data = { jsonFound: candidates.length > 0, valid, ...(valid ? {} : { validationErrors: errors }) };
+    if (verdict) return { verdict, data };
     const explanation = candidates.length === 0
       ? 'no JSON found in the text'
       : valid ? 'the JSON is valid against the schema' : 'the JSON is not valid against the schema';
-    return {
-      verdict: valid !== not,
-      data: { not, jsonFound: candidates.length > 0, valid, explanation, ...(valid ? {} : { validationErrors: errors }) },
-    };
+    return { verdict, data: { ...data, explanation } };
   },
   validate(params: JsonSchemaParams): Issue[] {
     try {

@@ -50,7 +50,7 @@ export function createJwtCheck(transport: Transport, now: () => number = Date.no
       }, Math.floor(now() / 1000));
       if (problem) return fail(problem);
       const sub = jwt.payload['sub'];
-      return { verdict: true, data: { explanation: 'the token is valid', alg, kid: kid ?? null, sub: typeof sub === 'string' ? sub : null } };
+      return { verdict: true, data: { alg, kid: kid ?? null, sub: typeof sub === 'string' ? sub : null } };
     },
   });
 }

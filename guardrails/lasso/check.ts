@@ -53,15 +53,13 @@ export function createLassoCheck(transport: Transport) {
         throw new Error('lasso: answered something that is not JSON');
       }
       if (typeof answer?.violations_detected !== 'boolean') throw new Error('lasso: answer has no boolean "violations_detected"');
-      return {
-        verdict: !answer.violations_detected,
-        data: {
-          violations_detected: answer.violations_detected,
-          deputies: answer.deputies ?? {},
-          deputies_predictions: answer.deputies_predictions ?? {},
-          explanation: answer.violations_detected ? 'the classifier detected violations' : 'no violation detected',
-        },
+      const data = {
+        violations_detected: answer.violations_detected,
+        deputies: answer.deputies ?? {},
+        deputies_predictions: answer.deputies_predictions ?? {},
       };
+      if (!answer.violations_detected) return { verdict: true, data };
+      return { verdict: false, data: { ...data, explanation: 'the classifier detected violations' } };
     },
   });
 }

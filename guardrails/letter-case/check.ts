@@ -15,12 +15,14 @@ function caseCheck(id: string, offending: RegExp, wanted: 'uppercase' | 'lowerca
     params: LetterCaseParams,
     check(input, params) {
       const text = input.response ? input.response.text : input.request.text;
-      const ok = !offending.test(text);
+      const found = offending.exec(text);
+      const ok = found === null;
       const not = params.not === true;
-      return {
-        verdict: ok !== not,
-        data: { not, explanation: `the text is ${ok ? '' : 'not '}all ${wanted}` },
-      };
+      const verdict = ok !== not;
+      // Findings: the first letter of the other case, if any.
+      if (verdict) return { verdict, data: ok ? null : { offendingLetter: found[0] } };
+      const explanation = `the text is ${ok ? '' : 'not '}all ${wanted}`;
+      return { verdict, data: ok ? { explanation } : { offendingLetter: found[0], explanation } };
     },
   });
 }

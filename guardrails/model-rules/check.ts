@@ -30,16 +30,12 @@ export const modelRules = defineCheck({
     const list = allowed ?? new Set(params.rules.defaults ?? []);
     const listed = model !== undefined && list.has(model);
     const not = params.not === true;
+    const verdict = listed !== not;
+    const data = { requestedModel: model ?? null, matchedRules, usingDefaults: allowed === undefined };
+    if (verdict) return { verdict, data };
     return {
-      verdict: listed !== not,
-      data: {
-        requestedModel: model ?? null,
-        not,
-        matchedRules,
-        usingDefaults: allowed === undefined,
-        allowedModels: [...list],
-        explanation: model === undefined ? 'the request names no model' : `model "${model}" is ${listed ? '' : 'not '}in the resolved list`,
-      },
+      verdict,
+      data: { ...data, explanation: model === undefined ? 'the request names no model' : `model "${model}" is ${listed ? '' : 'not '}in the resolved list` },
     };
   },
   validate(params: ModelRulesParams): Issue[] {

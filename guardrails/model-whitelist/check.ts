@@ -14,11 +14,11 @@ export const modelWhitelist = defineCheck({
     const listed = model !== undefined && params.models.includes(model);
     const not = params.not === true;
     const verdict = listed !== not;
+    if (verdict) return { verdict, data: { requestedModel: model ?? null } };
     return {
       verdict,
       data: {
         requestedModel: model ?? null,
-        not,
         explanation: model === undefined
           ? 'the request names no model'
           : `model "${model}" is ${listed ? '' : 'not '}in the list${verdict ? '' : not ? ' (a block list)' : ''}`,

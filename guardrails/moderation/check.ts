@@ -20,7 +20,7 @@ export function createModerationCheck(registries: Registries, transport: Transpo
     params: ModerationParams,
     async check(input, params, ctx) {
       const text = input.response ? input.response.text : input.request.text;
-      if (text.length === 0) return { verdict: true, data: { explanation: 'no text to moderate' } };
+      if (text.length === 0) return { verdict: true, data: null };
       const adapter = registries.providers.get(params.provider)?.endpoints['moderate'];
       if (!adapter) throw new Error(`moderation: provider "${params.provider}" has no moderation endpoint`);
       const timeout = params.timeout ?? 10000;
@@ -48,16 +48,9 @@ export function createModerationCheck(registries: Registries, transport: Transpo
       if (!result) throw new Error(`moderation: provider ${params.provider} answered without results`);
 
       const failing = failingCategories(result, params);
-      return {
-        verdict: failing.length === 0,
-        data: {
-          provider: params.provider,
-          flagged: result.flagged === true,
-          failingCategories: failing,
-          scores: result.category_scores ?? {},
-          explanation: failing.length === 0 ? 'no selected category flagged' : `flagged: ${failing.join(', ')}`,
-        },
-      };
+      const data = { flagged: result.flagged === true, failingCategories: failing, scores: result.category_scores ?? {} };
+      if (failing.length === 0) return { verdict: true, data };
+      return { verdict: false, data: { ...data, explanation: `flagged: ${failing.join(', ')}` } };
     },
     validate(params: ModerationParams): Issue[] {
       const adapter = registries.providers.get(params.provider);

@@ -14,9 +14,8 @@ export const notNull = defineCheck({
     const text = input.response ? input.response.text : input.request.text;
     const present = NON_SPACE.test(text);
     const not = params.not === true;
-    return {
-      verdict: present !== not,
-      data: { not, explanation: present ? 'the text has content' : 'the text is empty' },
-    };
+    const verdict = present !== not;
+    if (verdict) return { verdict, data: null };
+    return { verdict, data: { explanation: present ? 'the text has content' : 'the text is empty' } };
   },
 });

@@ -40,10 +40,10 @@ export const pii = defineCheck({
       });
       if (found > 0) (detected ??= {})[detector.category] = found;
     }
-    if (!detected) return { verdict: true, data: { detected: {}, explanation: 'no personal data found' } };
-    const redact = params.redact === true;
-    const kinds = Object.keys(detected).join(', ');
-    if (!redact) return { verdict: false, data: { detected, redacted: false, explanation: `personal data found: ${kinds}` } };
-    return { verdict: true, data: { detected, redacted: true, explanation: `personal data redacted: ${kinds}` }, transformedText: text };
+    if (!detected) return { verdict: true, data: null };
+    if (params.redact !== true) {
+      return { verdict: false, data: { detected, explanation: `personal data found: ${Object.keys(detected).join(', ')}` } };
+    }
+    return { verdict: true, data: { detected, redacted: true }, transformedText: text };
   },
 });

@@ -25,16 +25,10 @@ export const regexMatch = defineCheck({
     const match = regexOf(params).exec(text);
     const not = params.not === true;
     const verdict = (match !== null) !== not;
-    return {
-      verdict,
-      data: {
-        rule: params.rule,
-        not,
-        matched: match !== null,
-        match: match ? excerpt(match[0]) : null,
-        explanation: match ? `the text matches /${params.rule}/` : `the text does not match /${params.rule}/`,
-      },
-    };
+    if (verdict) return { verdict, data: match ? { match: excerpt(match[0]) } : null };
+    return match
+      ? { verdict, data: { match: excerpt(match[0]), explanation: 'the text matches the rule' } }
+      : { verdict, data: { explanation: 'the text does not match the rule' } };
   },
   validate(params: RegexMatchParams): Issue[] {
     return regexIssue(params.rule, params.caseInsensitive ? 'i' : '', 'rule');

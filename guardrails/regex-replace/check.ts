@@ -33,7 +33,7 @@ export const regexReplace = defineCheck({
     // Only when something matched: the common no-match path scans the text once.
     const replaced = count > 0 ? text.replace(regex, replacement) : text;
     const verdict = !(params.failOnDetection === true && count > 0);
-    const data = { rule: params.rule, replacements: count, explanation: count > 0 ? `${count} match(es) replaced` : 'no match' };
+    const data = verdict ? { replacements: count } : { replacements: count, explanation: `${count} match(es) found and detection fails the check` };
     return count > 0 ? { verdict, data, transformedText: replaced } : { verdict, data };
   },
   validate(params: RegexReplaceParams): Issue[] {

@@ -32,7 +32,7 @@ export const requiredMetadataKeyPairs = defineCheck({
       if (actual !== undefined && matches(actual)) matched++;
     }
     const verdict = operator === 'all' ? matched === matchers.length : operator === 'any' ? matched > 0 : matched === 0;
-    if (verdict) return { verdict, data: { operator, matchType: params.matchType ?? 'exact', explanation: `${matched} of ${matchers.length} pair(s) matched` } };
+    if (verdict) return { verdict, data: { matchedPairs: matched } };
     // Details only on failure: the passing path (the common one) allocates nothing more.
     const matchedPairs: string[] = [];
     const unmatchedPairs: string[] = [];
@@ -43,8 +43,6 @@ export const requiredMetadataKeyPairs = defineCheck({
     return {
       verdict,
       data: {
-        operator,
-        matchType: params.matchType ?? 'exact',
         matchedKeys: matchedPairs,
         unmatchedKeys: unmatchedPairs,
         explanation: `${matched} of ${matchers.length} pair(s) matched; operator "${operator}" failed`,

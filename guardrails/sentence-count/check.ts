@@ -13,12 +13,11 @@ export const sentenceCount = defineCheck({
     const not = params.not === true;
     const count = countSentences(text);
     const inRange = count >= min && count <= max;
+    const verdict = inRange !== not;
+    if (verdict) return { verdict, data: { sentenceCount: count } };
     return {
-      verdict: inRange !== not,
-      data: {
-        sentenceCount: count, minSentences: min, maxSentences: max, not,
-        explanation: `the text has ${count} sentence(s), ${inRange ? 'within' : 'outside'} ${min}-${max}`,
-      },
+      verdict,
+      data: { sentenceCount: count, explanation: `the text has ${count} sentence(s), ${inRange ? 'within' : 'outside'} ${min}-${max}` },
     };
   },
   validate(params: SentenceCountParams): Issue[] {

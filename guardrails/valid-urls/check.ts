@@ -57,17 +57,11 @@ export function createValidUrlsCheck(transport: Transport, options: ValidUrlsOpt
       checked.forEach((url, i) => (problems[i] === undefined ? validUrls.push(url) : invalidUrls.push({ url, reason: problems[i]! })));
       const allValid = invalidUrls.length === 0;
       const not = params.not === true;
-      return {
-        verdict: allValid !== not,
-        data: {
-          onlyDNS: params.onlyDNS === true,
-          not,
-          validUrls,
-          invalidUrls,
-          unchecked: urls.length - checked.length,
-          explanation: urls.length === 0 ? 'no URL in the text' : allValid ? 'every URL is valid' : `${invalidUrls.length} invalid URL(s)`,
-        },
-      };
+      const verdict = allValid !== not;
+      const data = urls.length === 0 ? null : { validUrls, invalidUrls, unchecked: urls.length - checked.length };
+      if (verdict) return { verdict, data };
+      const explanation = urls.length === 0 ? 'no URL in the text' : allValid ? 'every URL is valid' : `${invalidUrls.length} invalid URL(s)`;
+      return { verdict, data: { ...data, explanation } };
     },
   });
 }

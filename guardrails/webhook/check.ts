@@ -21,11 +21,13 @@ export function createWebhookCheck(transport: Transport) {
       const started = performance.now();
       try {
         const reply = await callWebhook(transport, url, headers, payload(input, params.policyId), input.signal, timeout);
-        return { verdict: reply.verdict, data: { webhookURL: url, responseData: reply.data ?? null, durationMs: elapsed(started) } };
+        const data = { responseData: reply.data ?? null, durationMs: elapsed(started) };
+        return reply.verdict ? { verdict: true, data } : { verdict: false, data: { ...data, explanation: 'the webhook answered verdict false' } };
       } catch (e) {
         if (input.signal.aborted) throw e;
         const deny = params.deny !== false;
-        return { verdict: !deny, data: { webhookURL: url, error: (e as Error).message, failedClosed: deny, durationMs: elapsed(started) } };
+        const data = { error: (e as Error).message, durationMs: elapsed(started) };
+        return deny ? { verdict: false, data: { ...data, explanation: 'the webhook failed and the check fails closed' } } : { verdict: true, data };
       }
     },
     validate: (params: WebhookParams): Issue[] => endpointIssues(params),

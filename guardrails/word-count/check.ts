@@ -13,12 +13,11 @@ export const wordCount = defineCheck({
     const not = params.not === true;
     const count = countWords(text);
     const inRange = count >= min && count <= max;
+    const verdict = inRange !== not;
+    if (verdict) return { verdict, data: { wordCount: count } };
     return {
-      verdict: inRange !== not,
-      data: {
-        wordCount: count, minWords: min, maxWords: max, not,
-        explanation: `the text has ${count} word(s), ${inRange ? 'within' : 'outside'} ${min}-${max}`,
-      },
+      verdict,
+      data: { wordCount: count, explanation: `the text has ${count} word(s), ${inRange ? 'within' : 'outside'} ${min}-${max}` },
     };
   },
   validate(params: WordCountParams): Issue[] {

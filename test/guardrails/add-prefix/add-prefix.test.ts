@@ -20,14 +20,13 @@ describe('guardrail default.addPrefix', () => {
 
   it('returns the prefixed text as transformedText and passes', async () => {
     const result = await run(check, { prefix: 'Answer in French: ' }, input('hello'));
-    expect(result).to.deep.include({ verdict: true, transformedText: 'Answer in French: hello' });
+    expect(result).to.deep.equal({ verdict: true, data: { added: true }, transformedText: 'Answer in French: hello' });
     expect((await run(check, { prefix: '⚠️ ' }, output('answer'))).transformedText).to.equal('⚠️ answer');
     expect((await run(check, { prefix: '> ' }, input(''))).transformedText).to.equal('> ');
   });
 
   it('leaves a text that already has the prefix alone (retries and fallbacks)', async () => {
     const result = await run(check, { prefix: 'P: ' }, input('P: already'));
-    expect(result.verdict).to.equal(true);
-    expect(result.transformedText).to.equal(undefined);
+    expect(result).to.deep.equal({ verdict: true, data: { added: false } });
   });
 });

@@ -22,10 +22,11 @@ describe('guardrail default.allowedRequestTypes', () => {
   const embed = input('hi', { endpoint: 'embed' });
 
   it('allow list: only listed endpoints pass', async () => {
-    expect((await run(check, { allowedTypes: ['chatComplete'] }, chat)).verdict).to.equal(true);
+    // Passing: only what was found (the request type), no params echoed, no explanation.
+    expect(await run(check, { allowedTypes: ['chatComplete'] }, chat)).to.deep.equal({ verdict: true, data: { currentRequestType: 'chatComplete' } });
     const refused = await run(check, { allowedTypes: 'chatComplete, complete' }, embed);
     expect(refused.verdict).to.equal(false);
-    expect(refused.data).to.deep.include({ currentRequestType: 'embed', source: 'parameters' });
+    expect(refused.data).to.deep.equal({ currentRequestType: 'embed', explanation: 'request type "embed" is not in the allowed types' });
   });
 
   it('block list: listed endpoints fail, others pass; blocked wins over allowed', async () => {
@@ -39,6 +40,6 @@ describe('guardrail default.allowedRequestTypes', () => {
     expect((await run(check, {}, input('hi', { endpoint: 'embed', metadata: { supported_endpoints: 'chatComplete' } }))).verdict).to.equal(false);
     const blocked = await run(check, {}, input('hi', { endpoint: 'embed', metadata: { blocked_endpoints: 'embed,rerank' } }));
     expect(blocked.verdict).to.equal(false);
-    expect(blocked.data).to.include({ source: 'metadata' });
+    expect(blocked.data).to.deep.equal({ currentRequestType: 'embed', explanation: 'request type "embed" is blocked' });
   });
 });

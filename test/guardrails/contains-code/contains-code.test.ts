@@ -20,9 +20,10 @@ describe('guardrail default.containsCode', () => {
     const text = 'Run this:\n```py\nprint(1)\n```\nthen\n```sql\nSELECT 1;\n```';
     const python = await run(check, { format: 'Python' }, output(text));
     expect(python.verdict).to.equal(true);
-    expect(python.data).to.deep.include({ foundFormats: ['Python', 'SQL'] });
+    expect(python.data).to.deep.equal({ foundFormats: ['Python', 'SQL'] });
     expect((await run(check, { format: 'SQL' }, output(text))).verdict).to.equal(true);
-    expect((await run(check, { format: 'Go' }, output(text))).verdict).to.equal(false);
+    const go = await run(check, { format: 'Go' }, output(text));
+    expect(go).to.deep.equal({ verdict: false, data: { foundFormats: ['Python', 'SQL'], explanation: 'no Go code block found' } });
     expect((await run(check, { format: 'C++' }, output('```cpp\nint main(){}\n```'))).verdict).to.equal(true);
     expect((await run(check, { format: 'Shell' }, output('~~~bash\nls\n~~~'))).verdict).to.equal(true);
   });

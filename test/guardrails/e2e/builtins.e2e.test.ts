@@ -52,7 +52,7 @@ describe('built-in guardrail checks through the runner (end to end)', () => {
     expect(sent.messages[1].content).to.equal('I am [EMAIL], card [CREDIT_CARD]');
     expect(mock.requests[0]!.rawBody).not.to.include('ada@acme.com');
     const check = res.json.hook_results.before_request_hooks[0].checks[0];
-    expect(check).to.deep.include({ id: 'default.pii', verdict: true });
+    expect(check).to.deep.include({ id: 'default.pii', verdict: true, data: { detected: { email: 1, credit_card: 1 }, redacted: true } });
     expect(JSON.stringify(res.json.hook_results)).not.to.include('4111');
   });
 
@@ -61,7 +61,9 @@ describe('built-in guardrail checks through the runner (end to end)', () => {
     const res = await send(config, chat('my ssn is 123-45-6789'));
     expect(res.status).to.equal(446);
     expect(mock.requests.length).to.equal(0);
-    expect(res.json.hook_results.before_request_hooks[0].checks[0]).to.deep.include({ id: 'default.pii', verdict: false });
+    expect(res.json.hook_results.before_request_hooks[0].checks[0]).to.deep.include({
+      id: 'default.pii', verdict: false, data: { detected: { ssn: 1 }, explanation: 'personal data found: ssn' },
+    });
   });
 
   it('flags an answer with 246 without deny, and passes required metadata (hook checks form)', async () => {

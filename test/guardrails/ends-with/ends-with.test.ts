@@ -17,9 +17,11 @@ describe('guardrail default.endsWith', () => {
   });
 
   it('passes when the text ends with the suffix, trailing space and one full stop allowed', async () => {
-    expect((await run(check, { suffix: 'Thanks' }, output('Best regards. Thanks'))).verdict).to.equal(true);
+    expect(await run(check, { suffix: 'Thanks' }, output('Best regards. Thanks'))).to.deep.equal({ verdict: true, data: { endsWith: true } });
     expect((await run(check, { suffix: 'Thanks' }, output('Best regards. Thanks.\n'))).verdict).to.equal(true);
-    expect((await run(check, { suffix: 'Thanks' }, output('Thanks, bye'))).verdict).to.equal(false);
+    expect(await run(check, { suffix: 'Thanks' }, output('Thanks, bye'))).to.deep.equal({
+      verdict: false, data: { endsWith: false, explanation: 'the text does not end with the suffix' },
+    });
   });
 
   it('inverts with not; empty text and unicode', async () => {

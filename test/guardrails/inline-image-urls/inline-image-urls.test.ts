@@ -83,7 +83,10 @@ describe('guardrail default.inlineImageUrls', () => {
       'answered HTTP 404',
       'no answer within 100 ms',
     ]);
-    expect((await run(check, { ...params, failOnError: true }, withImages(urls))).verdict).to.equal(false);
+    expect(reported.data).not.to.have.property('explanation');
+    const failed = await run(check, { ...params, failOnError: true }, withImages(urls));
+    expect(failed.verdict).to.equal(false);
+    expect(failed.data).to.include({ checked: 5, unchecked: 0, explanation: '5 image URL(s) with problems' });
   });
 
   it('keeps each image within the check budget (timeout) so the check, not the runner, reports slow images', async () => {
@@ -96,9 +99,9 @@ describe('guardrail default.inlineImageUrls', () => {
   it('skips providers not listed, and requests without images', async () => {
     const skipped = await run(check, { providers: ['vertex-ai'], failOnError: true }, withImages([`${images.url}/gone.png`]));
     expect(skipped.verdict).to.equal(true);
-    expect(skipped.data).to.deep.include({ skipped: true });
+    expect(skipped.data).to.deep.equal({ skipped: true });
     expect((await run(check, { providers: ['openai'], failOnError: true }, withImages([`${images.url}/gone.png`]))).verdict).to.equal(false);
-    expect((await run(check, { failOnError: true }, input('no images'))).verdict).to.equal(true);
+    expect(await run(check, { failOnError: true }, input('no images'))).to.deep.equal({ verdict: true, data: { checked: 0 } });
   });
 
   it('by default refuses to fetch private addresses (SSRF guard)', async () => {

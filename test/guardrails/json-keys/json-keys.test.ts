@@ -18,10 +18,10 @@ describe('guardrail default.jsonKeys', () => {
 
   const answer = 'Sure: ```json\n{"id": 1, "name": "x"}\n```';
   it('any / all / none over the top-level keys', async () => {
-    expect((await run(check, { keys: ['id', 'email'] }, output(answer))).verdict).to.equal(true);
+    expect(await run(check, { keys: ['id', 'email'] }, output(answer))).to.deep.equal({ verdict: true, data: { presentKeys: ['id'], missingKeys: ['email'] } });
     const all = await run(check, { keys: ['id', 'email'], operator: 'all' }, output(answer));
     expect(all.verdict).to.equal(false);
-    expect(all.data).to.deep.include({ presentKeys: ['id'], missingKeys: ['email'] });
+    expect(all.data).to.deep.equal({ presentKeys: ['id'], missingKeys: ['email'], explanation: '1 of 2 key(s) present; operator "all" failed' });
     expect((await run(check, { keys: ['id', 'name'], operator: 'all' }, output(answer))).verdict).to.equal(true);
     expect((await run(check, { keys: ['password'], operator: 'none' }, output(answer))).verdict).to.equal(true);
     expect((await run(check, { keys: ['id'], operator: 'none' }, output(answer))).verdict).to.equal(false);
@@ -29,7 +29,7 @@ describe('guardrail default.jsonKeys', () => {
 
   it('nested keys do not count; no JSON object fails whatever the operator', async () => {
     expect((await run(check, { keys: ['inner'] }, output('{"outer": {"inner": 1}}'))).verdict).to.equal(false);
-    expect((await run(check, { keys: ['a'], operator: 'none' }, output('no json'))).verdict).to.equal(false);
+    expect(await run(check, { keys: ['a'], operator: 'none' }, output('no json'))).to.deep.equal({ verdict: false, data: { jsonFound: false, explanation: 'no JSON object found in the text' } });
     expect((await run(check, { keys: ['a'], operator: 'none' }, output('[1,2]'))).verdict).to.equal(false);
   });
 

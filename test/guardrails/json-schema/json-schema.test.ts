@@ -40,17 +40,19 @@ describe('guardrail default.jsonSchema', () => {
   });
 
   it('passes valid JSON, fails invalid JSON with ajv errors', async () => {
-    expect((await run(check, { schema: person }, output('{"name":"Ada","age":36}'))).verdict).to.equal(true);
+    expect(await run(check, { schema: person }, output('{"name":"Ada","age":36}'))).to.deep.equal({ verdict: true, data: { jsonFound: true, valid: true } });
     const bad = await run(check, { schema: person }, output('```json\n{"name":"Ada","age":-1}\n```'));
     expect(bad.verdict).to.equal(false);
     const data = bad.data as { validationErrors: { path: string; message: string }[] };
     expect(data.validationErrors[0]).to.deep.equal({ path: '/age', message: 'must be >= 0' });
+    expect(bad.data).to.include({ jsonFound: true, valid: false, explanation: 'the JSON is not valid against the schema' });
+    expect(bad.data).not.to.have.property('not');
   });
 
   it('no JSON does not match: fails, and passes with not', async () => {
     const none = await run(check, { schema: person }, output('I cannot answer that.'));
     expect(none.verdict).to.equal(false);
-    expect(none.data).to.include({ jsonFound: false });
+    expect(none.data).to.deep.equal({ jsonFound: false, valid: false, validationErrors: [], explanation: 'no JSON found in the text' });
     expect((await run(check, { schema: person, not: true }, output('I cannot answer that.'))).verdict).to.equal(true);
     expect((await run(check, { schema: person, not: true }, output('{"name":"Ada","age":36}'))).verdict).to.equal(false);
   });

@@ -72,7 +72,7 @@ describe('guardrail default.jwt', () => {
   it('passes a valid RS256 token and a valid ES256 token, reporting the subject', async () => {
     const rs = await run(check, params({ issuer: 'https://idp.test', audience: ['gw', 'other'] }), input('x'), withToken(token(rsa, claims())));
     expect(rs.verdict).to.equal(true);
-    expect(rs.data).to.deep.include({ alg: 'RS256', kid: 'rsa-1', sub: 'user-1' });
+    expect(rs.data).to.deep.equal({ alg: 'RS256', kid: 'rsa-1', sub: 'user-1' });
     expect((await run(check, params(), input('x'), withToken(token(ec, claims())))).verdict).to.equal(true);
   });
 

@@ -34,6 +34,7 @@ describe('guardrail lasso.classify', () => {
     const result = await run(check, { ...params(), conversationId: 'c1', userId: 'u1' }, input('hi', { json }));
     expect(result.verdict).to.equal(true);
     expect(result.data).to.deep.include({ violations_detected: false, deputies: { jailbreak: false } });
+    expect(result.data).not.to.have.property('explanation');
     const sent = lasso.received[0]!;
     expect(sent.path).to.equal('/gateway/v2/classify');
     expect(sent.headers['lasso-api-key']).to.equal('lasso-key');

@@ -21,8 +21,8 @@ describe('guardrails default.alluppercase and default.alllowercase', () => {
   });
 
   it('alluppercase passes when no letter is lower case (digits and punctuation ignored)', async () => {
-    expect((await run(upper, {}, input('HELLO, WORLD 42!'))).verdict).to.equal(true);
-    expect((await run(upper, {}, output('Hello'))).verdict).to.equal(false);
+    expect(await run(upper, {}, input('HELLO, WORLD 42!'))).to.deep.equal({ verdict: true, data: null });
+    expect(await run(upper, {}, output('Hello'))).to.deep.equal({ verdict: false, data: { offendingLetter: 'e', explanation: 'the text is not all uppercase' } });
     expect((await run(upper, {}, input('ÉCOLE ÄÖÜ'))).verdict).to.equal(true);
     expect((await run(upper, {}, input('straße'))).verdict).to.equal(false);
   });
@@ -38,7 +38,7 @@ describe('guardrails default.alluppercase and default.alllowercase', () => {
       expect((await run(upper, {}, input(text))).verdict).to.equal(true);
       expect((await run(lower, {}, input(text))).verdict).to.equal(true);
     }
-    expect((await run(upper, { not: true }, input('SHOUT'))).verdict).to.equal(false);
-    expect((await run(lower, { not: true }, input('Mixed'))).verdict).to.equal(true);
+    expect(await run(upper, { not: true }, input('SHOUT'))).to.deep.equal({ verdict: false, data: { explanation: 'the text is all uppercase' } });
+    expect(await run(lower, { not: true }, input('Mixed'))).to.deep.equal({ verdict: true, data: { offendingLetter: 'M' } });
   });
 });

@@ -25,8 +25,12 @@ describe('guardrail default.modelRules', () => {
   it('uses the matching metadata rules, their lists united', async () => {
     const pro = await run(check, { rules }, input('hi', { model: 'o1', metadata: { tier: 'pro' } }));
     expect(pro.verdict).to.equal(true);
-    expect(pro.data).to.deep.include({ matchedRules: ['tier:pro'], usingDefaults: false });
-    expect((await run(check, { rules }, input('hi', { model: 'o1', metadata: { tier: 'team' } }))).verdict).to.equal(false);
+    expect(pro.data).to.deep.equal({ requestedModel: 'o1', matchedRules: ['tier:pro'], usingDefaults: false });
+    const team = await run(check, { rules }, input('hi', { model: 'o1', metadata: { tier: 'team' } }));
+    expect(team).to.deep.equal({
+      verdict: false,
+      data: { requestedModel: 'o1', matchedRules: ['tier:team'], usingDefaults: false, explanation: 'model "o1" is not in the resolved list' },
+    });
     expect((await run(check, { rules }, input('hi', { model: 'mistral-large', metadata: { tier: 'team', region: 'eu' } }))).verdict).to.equal(true);
   });
 

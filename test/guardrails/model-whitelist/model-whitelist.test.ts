@@ -18,10 +18,10 @@ describe('guardrail default.modelWhitelist', () => {
   });
 
   it('passes a listed model and fails another (exact names)', async () => {
-    expect((await run(check, { models: ['gpt-4o', 'gpt-4o-mini'] }, input('hi', { model: 'gpt-4o-mini' }))).verdict).to.equal(true);
+    expect(await run(check, { models: ['gpt-4o', 'gpt-4o-mini'] }, input('hi', { model: 'gpt-4o-mini' }))).to.deep.equal({ verdict: true, data: { requestedModel: 'gpt-4o-mini' } });
     const other = await run(check, { models: ['gpt-4o'] }, input('hi', { model: 'gpt-4o-mini' }));
     expect(other.verdict).to.equal(false);
-    expect(other.data).to.include({ requestedModel: 'gpt-4o-mini' });
+    expect(other.data).to.deep.equal({ requestedModel: 'gpt-4o-mini', explanation: 'model "gpt-4o-mini" is not in the list' });
   });
 
   it('works as a block list with not; a request without model is in no list', async () => {

@@ -47,7 +47,8 @@ describe('guardrail default.moderation (against the mock OpenAI moderations endp
   it('fails flagged text (violence for "kill"), naming the category', async () => {
     const result = await run(check, params({ model: 'omni-moderation-latest' }), output('I will kill the process'));
     expect(result.verdict).to.equal(false);
-    expect(result.data).to.deep.include({ flagged: true, failingCategories: ['violence'] });
+    expect(result.data).to.deep.include({ flagged: true, failingCategories: ['violence'], explanation: 'flagged: violence' });
+    expect(result.data).not.to.have.property('provider');
     expect(mock.requests[0]!.body.model).to.equal('omni-moderation-latest');
   });
 
@@ -64,7 +65,7 @@ describe('guardrail default.moderation (against the mock OpenAI moderations endp
   });
 
   it('empty text passes without a call', async () => {
-    expect((await run(check, params(), input(''))).verdict).to.equal(true);
+    expect(await run(check, params(), input(''))).to.deep.equal({ verdict: true, data: null });
     expect(mock.requests.length).to.equal(0);
   });
 

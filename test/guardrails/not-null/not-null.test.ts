@@ -16,9 +16,9 @@ describe('guardrail default.notNull', () => {
   });
 
   it('passes with content, fails on empty or whitespace-only text (e.g. a tool-call-only answer)', async () => {
-    expect((await run(check, {}, output('ok'))).verdict).to.equal(true);
+    expect(await run(check, {}, output('ok'))).to.deep.equal({ verdict: true, data: null });
     expect((await run(check, {}, output('😀'))).verdict).to.equal(true);
-    expect((await run(check, {}, output(''))).verdict).to.equal(false);
+    expect(await run(check, {}, output(''))).to.deep.equal({ verdict: false, data: { explanation: 'the text is empty' } });
     expect((await run(check, {}, output(' \n\t'))).verdict).to.equal(false);
   });
 

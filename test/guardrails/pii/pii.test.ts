@@ -30,7 +30,7 @@ describe('guardrail default.pii', () => {
     const result = await run(check, {}, output('Write to ada@acme.com or call +1 (555) 123-4567.'));
     expect(result.verdict).to.equal(false);
     expect(result.transformedText).to.equal(undefined);
-    expect(result.data).to.deep.include({ detected: { email: 1, phone: 1 }, redacted: false });
+    expect(result.data).to.deep.equal({ detected: { email: 1, phone: 1 }, explanation: 'personal data found: email, phone' });
     expect(JSON.stringify(result.data)).not.to.include('ada@acme.com');
   });
 
@@ -38,7 +38,11 @@ describe('guardrail default.pii', () => {
     const result = await run(check, { redact: true }, input('card 4111 1111 1111 1111, ssn 123-45-6789, mail ada@acme.com'));
     expect(result.verdict).to.equal(true);
     expect(result.transformedText).to.equal('card [CREDIT_CARD], ssn [SSN], mail [EMAIL]');
-    expect(result.data).to.deep.include({ detected: { email: 1, credit_card: 1, ssn: 1 }, redacted: true });
+    expect(result.data).to.deep.equal({ detected: { email: 1, credit_card: 1, ssn: 1 }, redacted: true });
+  });
+
+  it('reports null data when nothing is found', async () => {
+    expect(await run(check, { redact: true }, input('nothing personal here'))).to.deep.equal({ verdict: true, data: null });
   });
 
   it('finds phone numbers in common national and international forms', async () => {

@@ -35,13 +35,19 @@ describe('guardrail default.regexMatch', () => {
   it('passes when the request text matches, reporting the match', async () => {
     const result = await run(check, { rule: 'order #(\\d+)' }, input('about order #1234 please'));
     expect(result.verdict).to.equal(true);
-    expect(result.data).to.include({ matched: true, match: 'order #1234' });
+    expect(result.data).to.deep.equal({ match: 'order #1234' });
   });
 
   it('fails when it does not match', async () => {
     const result = await run(check, { rule: '^yes$' }, input('no'));
     expect(result.verdict).to.equal(false);
-    expect(result.data).to.include({ matched: false, match: null });
+    expect(result.data).to.deep.equal({ explanation: 'the text does not match the rule' });
+  });
+
+  it('with not: passes with null data when nothing matched, fails reporting the match', async () => {
+    expect(await run(check, { rule: 'secret', not: true }, input('all public'))).to.deep.equal({ verdict: true, data: null });
+    const hit = await run(check, { rule: 'secret', not: true }, input('a secret plan'));
+    expect(hit).to.deep.equal({ verdict: false, data: { match: 'secret', explanation: 'the text matches the rule' } });
   });
 
   it('inverts with not: true (a block list)', async () => {

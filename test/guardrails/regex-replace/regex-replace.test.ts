@@ -21,7 +21,7 @@ describe('guardrail default.regexReplace', () => {
   it('replaces every match, [REDACTED] by default, and passes', async () => {
     const result = await run(check, { rule: 'PROJ-\\d+' }, input('see PROJ-12 and PROJ-7'));
     expect(result).to.deep.include({ verdict: true, transformedText: 'see [REDACTED] and [REDACTED]' });
-    expect(result.data).to.include({ replacements: 2 });
+    expect(result.data).to.deep.equal({ replacements: 2 });
   });
 
   it('uses replacement or redactText, with group references', async () => {
@@ -31,10 +31,10 @@ describe('guardrail default.regexReplace', () => {
 
   it('no match: no transform; failOnDetection fails while still redacting', async () => {
     const none = await run(check, { rule: 'zzz' }, input('abc'));
-    expect(none.verdict).to.equal(true);
-    expect(none.transformedText).to.equal(undefined);
+    expect(none).to.deep.equal({ verdict: true, data: { replacements: 0 } });
     const fail = await run(check, { rule: 'secret', failOnDetection: true }, input('a secret'));
     expect(fail).to.deep.include({ verdict: false, transformedText: 'a [REDACTED]' });
+    expect(fail.data).to.deep.equal({ replacements: 1, explanation: '1 match(es) found and detection fails the check' });
   });
 
   it('case-insensitive, unicode, empty matches and repeated calls', async () => {

@@ -30,10 +30,10 @@ describe('guardrail default.requiredMetadataKeyPairs', () => {
 
   it('exact + all: every pair present with its value', async () => {
     const params = { metadataPairs: { team: 'search', env: 'prod' } };
-    expect((await run(check, params, meta({ team: 'search', env: 'prod', extra: 'x' }))).verdict).to.equal(true);
+    expect(await run(check, params, meta({ team: 'search', env: 'prod', extra: 'x' }))).to.deep.equal({ verdict: true, data: { matchedPairs: 2 } });
     const partial = await run(check, params, meta({ team: 'search', env: 'dev' }));
     expect(partial.verdict).to.equal(false);
-    expect(partial.data).to.deep.include({ matchedKeys: ['team'], unmatchedKeys: ['env'] });
+    expect(partial.data).to.deep.equal({ matchedKeys: ['team'], unmatchedKeys: ['env'], explanation: '1 of 2 pair(s) matched; operator "all" failed' });
     expect((await run(check, params, meta({}))).verdict).to.equal(false);
     expect((await run(check, { metadataPairs: { env: ['prod', 'staging'] } }, meta({ env: 'staging' }))).verdict).to.equal(true);
   });

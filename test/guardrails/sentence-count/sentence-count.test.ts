@@ -34,10 +34,10 @@ describe('guardrail default.sentenceCount', () => {
   });
 
   it('passes within the range, fails outside, inverts with not', async () => {
-    expect((await run(check, { minSentences: 2, maxSentences: 2 }, input('One. Two.'))).verdict).to.equal(true);
+    expect(await run(check, { minSentences: 2, maxSentences: 2 }, input('One. Two.'))).to.deep.equal({ verdict: true, data: { sentenceCount: 2 } });
     const many = await run(check, { maxSentences: 1 }, output('One. Two. Three.'));
     expect(many.verdict).to.equal(false);
-    expect(many.data).to.include({ sentenceCount: 3 });
+    expect(many.data).to.deep.equal({ sentenceCount: 3, explanation: 'the text has 3 sentence(s), outside 0-1' });
     expect((await run(check, { maxSentences: 1, not: true }, output('One. Two.'))).verdict).to.equal(true);
   });
 });

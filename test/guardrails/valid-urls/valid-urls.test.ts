@@ -39,10 +39,14 @@ describe('guardrail default.validUrls', () => {
   });
 
   it('passes when every URL answers below 400, fails on a 404 naming it', async () => {
-    expect((await run(check, {}, output(`Docs: ${site.url}/docs and ${site.url}/api.`))).verdict).to.equal(true);
+    expect(await run(check, {}, output(`Docs: ${site.url}/docs and ${site.url}/api.`))).to.deep.equal({
+      verdict: true, data: { validUrls: [`${site.url}/docs`, `${site.url}/api`], invalidUrls: [], unchecked: 0 },
+    });
     const result = await run(check, {}, output(`Docs: ${site.url}/docs and ${site.url}/missing`));
     expect(result.verdict).to.equal(false);
-    expect(result.data).to.deep.include({ validUrls: [`${site.url}/docs`], invalidUrls: [{ url: `${site.url}/missing`, reason: 'answered HTTP 404' }] });
+    expect(result.data).to.deep.equal({
+      validUrls: [`${site.url}/docs`], invalidUrls: [{ url: `${site.url}/missing`, reason: 'answered HTTP 404' }], unchecked: 0, explanation: '1 invalid URL(s)',
+    });
   });
 
   it('times out slow URLs and reports unreachable ones', async () => {
@@ -62,7 +66,7 @@ describe('guardrail default.validUrls', () => {
   });
 
   it('no URL passes; not inverts', async () => {
-    expect((await run(check, {}, output('plain text'))).verdict).to.equal(true);
+    expect(await run(check, {}, output('plain text'))).to.deep.equal({ verdict: true, data: null });
     expect((await run(check, { not: true }, output(`${site.url}/missing`))).verdict).to.equal(true);
   });
 

@@ -42,6 +42,7 @@ describe('guardrail default.webhook', () => {
       input('hello', { metadata: { team: 'a' } }));
     expect(result.verdict).to.equal(true);
     expect(result.data).to.deep.include({ responseData: { score: 0.1 } });
+    expect(result.data).to.have.all.keys('responseData', 'durationMs');
     const sent = hook.received[0]!;
     expect(sent.method).to.equal('POST');
     expect(sent.path).to.equal('/check');
@@ -54,6 +55,7 @@ describe('guardrail default.webhook', () => {
     hook.handle((_req, res) => sendJson(res, 200, { verdict: false, data: { reason: 'tone' } }));
     const result = await run(check, { apiDomain: hook.url, headers: '{"x-key":"k"}' }, output('rude answer'));
     expect(result.verdict).to.equal(false);
+    expect(result.data).to.deep.include({ responseData: { reason: 'tone' }, explanation: 'the webhook answered verdict false' });
     expect(hook.received[0]!.json.eventType).to.equal('afterRequestHook');
     expect(hook.received[0]!.json.response.text).to.equal('rude answer');
     expect(hook.received[0]!.headers['x-key']).to.equal('k');
@@ -63,9 +65,12 @@ describe('guardrail default.webhook', () => {
     hook.handle((_req, res) => sendJson(res, 500, { error: 'boom' }));
     const closed = await run(check, { webhookURL: hook.url }, input('x'));
     expect(closed.verdict).to.equal(false);
-    expect(closed.data).to.deep.include({ error: 'answered HTTP 500', failedClosed: true });
+    expect(closed.data).to.deep.include({ error: 'answered HTTP 500', explanation: 'the webhook failed and the check fails closed' });
+    expect(closed.data).not.to.have.property('webhookURL');
     const open = await run(check, { webhookURL: hook.url, deny: false }, input('x'));
     expect(open.verdict).to.equal(true);
+    expect(open.data).to.deep.include({ error: 'answered HTTP 500' });
+    expect(open.data).to.have.all.keys('error', 'durationMs');
   });
 
   it('treats an answer without a boolean verdict, or not JSON, as a failure', async () => {

@@ -33,12 +33,12 @@ describe('guardrail default.wordCount', () => {
 
   it('passes within the range and fails outside, bounds included', async () => {
     const params = { minWords: 2, maxWords: 3 };
-    expect((await run(check, params, input('one two'))).verdict).to.equal(true);
+    expect(await run(check, params, input('one two'))).to.deep.equal({ verdict: true, data: { wordCount: 2 } });
     expect((await run(check, params, input('one two three'))).verdict).to.equal(true);
     expect((await run(check, params, input('one'))).verdict).to.equal(false);
     const over = await run(check, params, input('one two three four'));
     expect(over.verdict).to.equal(false);
-    expect(over.data).to.include({ wordCount: 4, minWords: 2, maxWords: 3 });
+    expect(over.data).to.deep.equal({ wordCount: 4, explanation: 'the text has 4 word(s), outside 2-3' });
   });
 
   it('inverts with not, and judges the answer on output phases', async () => {

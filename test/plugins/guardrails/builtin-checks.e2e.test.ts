@@ -47,6 +47,8 @@ describe('guardrails.runner with the built-in checks', () => {
     expect(before[0].checks.map((c: { id: string; verdict: boolean }) => [c.id, c.verdict])).to.deep.equal([
       ['default.regexMatch', true], ['default.wordCount', true], ['default.requiredMetadataKeyPairs', true],
     ]);
+    // Passing checks report their findings only: no params echoed back, no explanation.
+    expect(before[0].checks.map((c: { data: unknown }) => c.data)).to.deep.equal([{ match: 's' }, { wordCount: 2 }, { matchedPairs: 1 }]);
     expect(after[0]).to.include({ id: 'out', verdict: true });
   });
 
@@ -55,6 +57,7 @@ describe('guardrails.runner with the built-in checks', () => {
     expect(res.status).to.equal(446);
     const failed = res.json.hook_results.before_request_hooks[0].checks.filter((c: { verdict: boolean }) => !c.verdict);
     expect(failed.map((c: { id: string }) => c.id)).to.deep.equal(['default.requiredMetadataKeyPairs']);
+    expect(failed[0].data).to.deep.equal({ matchedKeys: [], unmatchedKeys: ['team'], explanation: '0 of 1 pair(s) matched; operator "all" failed' });
   });
 
   it('rejects bad built-in params with a 400 at validation', async () => {
