@@ -168,7 +168,26 @@ async function pipeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>
   }
 }
 
-/** Releases an unwritten stream (its upstream connection) when the client is already gone. */
-async function drainStream(response: GatewayResponse): Promise<void> {
-  await response.stream?.[Symbol.asyncIterator]().return?.();
+/** How long an unwritten stream may take to start before it is let go regardless. */
+const DRAIN_START_MS = 1_000;
+
+/**
+ * Releases an unwritten stream when the client is already gone. It is started first: an async
+ * generator that never started skips its own `finally` on `return()`, and producers release what
+ * they hold there (the upstream connection, a stored response's record). Our streams start at
+ * once (first chunks are prefetched); the bound covers one that would not.
+ */
+export async function drainStream(response: GatewayResponse): Promise<void> {
+  const stream = response.stream;
+  if (!stream) return;
+  const iterator = stream[Symbol.asyncIterator]();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([iterator.next(), new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_START_MS)))]);
+  } catch {
+    return; // it failed on its own: nothing left to release
+  } finally {
+    clearTimeout(timer);
+  }
+  await iterator.return?.();
 }
