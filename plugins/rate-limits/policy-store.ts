@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordStore } from '../../core/index.js';
-import { listPolicyRows, updatePolicyRow, type Condition, type GroupBy } from '../../core/index.js';
+import { PolicyTable, type Condition, type GroupBy } from '../../core/index.js';
 import type { Unit } from './windows.js';
 import { now } from './clock.js';
 
@@ -64,21 +64,15 @@ interface Row {
   last_updated_at: string;
 }
 
-export interface ListFilter {
-  organisationId: string;
-  /** Only this workspace (workspace keys see their own). */
-  workspaceId?: string;
-  status: Status;
-  type?: LimitType;
-}
-
 /** Columns stored as JSON text. */
 const POLICY_JSON_COLUMNS: ReadonlySet<string> = new Set(['conditions', 'group_by']);
 
 const COLUMNS = 'id, organisation_id, workspace_id, name, type, unit, value, status, conditions, group_by, created_at, last_updated_at';
 
-export class RateLimitPolicyStore {
-  constructor(private readonly store: RecordStore) {}
+export class RateLimitPolicyStore extends PolicyTable<Row, RateLimitPolicy, PolicyChanges> {
+  constructor(store: RecordStore) {
+    super(store, { table: 'rate_limit_policies', columns: COLUMNS, jsonColumns: POLICY_JSON_COLUMNS, toPolicy, now: () => new Date(now()).toISOString() });
+  }
 
   init(): Promise<void> {
     return this.store.migrate('policy.rate-limits', MIGRATIONS);
@@ -93,26 +87,6 @@ export class RateLimitPolicyStore {
         record.status, JSON.stringify(record.conditions), JSON.stringify(record.group_by), record.created_at, record.last_updated_at],
     );
     return record;
-  }
-
-  async get(id: string): Promise<RateLimitPolicy | undefined> {
-    const row = await this.store.get<Row>(`SELECT ${COLUMNS} FROM rate_limit_policies WHERE id = ?`, [id]);
-    return row && toPolicy(row);
-  }
-
-  async update(id: string, changes: PolicyChanges): Promise<RateLimitPolicy | undefined> {
-    await updatePolicyRow(this.store, 'rate_limit_policies', id, changes, POLICY_JSON_COLUMNS, new Date(now()).toISOString());
-    return this.get(id);
-  }
-
-  async list(filter: ListFilter, offset: number, limit: number): Promise<{ data: RateLimitPolicy[]; total: number }> {
-    const { rows, total } = await listPolicyRows<Row>(this.store, 'rate_limit_policies', COLUMNS, filter, offset, limit);
-    return { data: rows.map(toPolicy), total };
-  }
-
-  async allActive(): Promise<RateLimitPolicy[]> {
-    const rows = await this.store.all<Row>(`SELECT ${COLUMNS} FROM rate_limit_policies WHERE status = ?`, ['active']);
-    return rows.map(toPolicy);
   }
 }
 

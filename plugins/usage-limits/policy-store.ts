@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordStore } from '../../core/index.js';
-import { listPolicyRows, updatePolicyRow, type Condition, type GroupBy } from '../../core/index.js';
+import { PolicyTable, type Condition, type GroupBy } from '../../core/index.js';
 import type { PeriodicReset } from './schedule.js';
 import { now } from './clock.js';
 
@@ -97,17 +97,12 @@ const COLUMNS = 'id, organisation_id, workspace_id, name, type, credit_limit, al
 const ALERT_COLUMNS = 'id, policy_id, value_key, kind, threshold, usage, period_start, created_at, reset_at';
 const JSON_COLUMNS: ReadonlySet<string> = new Set(['conditions', 'group_by']);
 
-export interface ListFilter {
-  organisationId: string;
-  workspaceId?: string;
-  status: Status;
-  type?: UsageType;
-}
-
 const iso = () => new Date(now()).toISOString();
 
-export class UsageLimitStore {
-  constructor(private readonly store: RecordStore) {}
+export class UsageLimitStore extends PolicyTable<Row, StoredUsageLimit, UsageLimitChanges> {
+  constructor(store: RecordStore) {
+    super(store, { table: 'usage_limit_policies', columns: COLUMNS, jsonColumns: JSON_COLUMNS, toPolicy, now: iso });
+  }
 
   init(): Promise<void> {
     return this.store.migrate('policy.usage-limits', MIGRATIONS);
@@ -123,26 +118,6 @@ export class UsageLimitStore {
         record.status, JSON.stringify(record.conditions), JSON.stringify(record.group_by), record.created_at, record.last_updated_at],
     );
     return record;
-  }
-
-  async get(id: string): Promise<StoredUsageLimit | undefined> {
-    const row = await this.store.get<Row>(`SELECT ${COLUMNS} FROM usage_limit_policies WHERE id = ?`, [id]);
-    return row && toPolicy(row);
-  }
-
-  async update(id: string, changes: UsageLimitChanges): Promise<StoredUsageLimit | undefined> {
-    await updatePolicyRow(this.store, 'usage_limit_policies', id, changes, JSON_COLUMNS, iso());
-    return this.get(id);
-  }
-
-  async list(filter: ListFilter, offset: number, limit: number): Promise<{ data: StoredUsageLimit[]; total: number }> {
-    const { rows, total } = await listPolicyRows<Row>(this.store, 'usage_limit_policies', COLUMNS, filter, offset, limit);
-    return { data: rows.map(toPolicy), total };
-  }
-
-  async allActive(): Promise<StoredUsageLimit[]> {
-    const rows = await this.store.all<Row>(`SELECT ${COLUMNS} FROM usage_limit_policies WHERE status = ?`, ['active']);
-    return rows.map(toPolicy);
   }
 
   async insertAlert(alert: Omit<AlertRow, 'id' | 'created_at' | 'reset_at'>): Promise<void> {
