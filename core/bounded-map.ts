@@ -19,6 +19,16 @@ export class BoundedMap<K, V> {
     this.#entries.set(key, value);
   }
 
+  /** The value kept for `key`, or the one `make` returns, kept (a `make` that throws keeps nothing). */
+  remember(key: K, make: () => V): V {
+    let value = this.#entries.get(key);
+    if (value === undefined) {
+      value = make();
+      this.set(key, value);
+    }
+    return value;
+  }
+
   get size(): number {
     return this.#entries.size;
   }

@@ -71,11 +71,12 @@ export class HeaderConfigs {
       if (name.startsWith('x-gw-') && !REQUEST_HEADERS.has(name)) signature += `\n${name}\n${headers[name]}`;
     }
     signature += `\n\n${headers['authorization'] ?? ''}`;
-    const known = this.#fields.get(signature);
-    if (known !== undefined) return known ?? undefined;
-    const fields = headerConfigFields(headers, withConfig);
-    this.#fields.set(signature, fields ? Object.freeze(fields) : null);
-    return fields;
+    // null stands for "no fields" (undefined would read as "not kept").
+    const fields = this.#fields.remember(signature, () => {
+      const made = headerConfigFields(headers, withConfig);
+      return made ? Object.freeze(made) : null;
+    });
+    return fields ?? undefined;
   }
 
   /** beneathConfig, frozen; the same object for the same (frozen) fields and config. */
@@ -83,9 +84,7 @@ export class HeaderConfigs {
     if (!fields) return config as Record<string, unknown>;
     let byFields = this.#merged.get(config);
     if (!byFields) this.#merged.set(config, (byFields = new BoundedMap(this.maxEntries)));
-    let merged = byFields.get(fields);
-    if (!merged) byFields.set(fields, (merged = Object.freeze(beneathConfig(fields, config))));
-    return merged as Record<string, unknown>;
+    return byFields.remember(fields, () => Object.freeze(beneathConfig(fields, config))) as Record<string, unknown>;
   }
 }
 

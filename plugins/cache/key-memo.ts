@@ -27,11 +27,6 @@ export class KeyMemo {
     }
     // latin1: one byte per character, the cheapest exact text of the bytes.
     const memo = `${endpoint}\n${namespace ?? ''}\n${identity}\n${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1')}`;
-    let key = this.#keys.get(memo);
-    if (key === undefined) {
-      key = cacheKey(endpoint, identity, namespace, canonical());
-      this.#keys.set(memo, key);
-    }
-    return key;
+    return this.#keys.remember(memo, () => cacheKey(endpoint, identity, namespace, canonical()));
   }
 }

@@ -50,11 +50,7 @@ class ParsedConfigCache {
   }
 
   get(header: string): Record<string, unknown> | string {
-    const hit = this.#entries.get(header);
-    if (hit !== undefined) return hit;
-    const value = parseConfigHeader(header);
-    this.#entries.set(header, value);
-    return value;
+    return this.#entries.remember(header, () => parseConfigHeader(header));
   }
 }
 

@@ -23,11 +23,7 @@ export default class TracePlugin implements Plugin {
 
   apply(api: PluginApi): void {
     const parsed = new BoundedMap<string, Readonly<Record<string, string>>>(PARSED_METADATA);
-    const metadataOf = (header: string) => {
-      let value = parsed.get(header);
-      if (!value) parsed.set(header, (value = Object.freeze(parseMetadata(header))));
-      return value;
-    };
+    const metadataOf = (header: string) => parsed.remember(header, () => Object.freeze(parseMetadata(header)));
     api.hooks.onRequest.tap({ name: api.id, stage: Stage.TRACE }, (ctx) => {
       const h = ctx.request.headers;
       const given = h['x-gw-trace-id'];

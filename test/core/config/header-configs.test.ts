@@ -61,6 +61,13 @@ describe('BoundedMap', () => {
     expect(m.size).to.equal(2);
     m.set('c', 4);
     expect([m.get('a'), m.get('b'), m.get('c')]).to.deep.equal([undefined, 3, 4]);
+    let made = 0;
+    expect(m.remember('d', () => ++made)).to.equal(1);
+    expect(m.remember('d', () => ++made)).to.equal(1);
+    expect(() => m.remember('e', () => {
+      throw new Error('bad');
+    })).to.throw('bad');
+    expect(m.get('e')).to.equal(undefined);
     const none = new BoundedMap<string, number>(0);
     none.set('a', 1);
     expect(none.get('a')).to.equal(undefined);
