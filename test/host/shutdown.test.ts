@@ -3,28 +3,16 @@
  * and SIGTERM draining a stream in flight before exiting 0.
  */
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
 import { CHAT_BODY, directHeaders, TEST_API_KEY } from '../helpers/gateway.js';
+import { spawnMain } from '../helpers/main-process.js';
 
-async function startMain(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['dist/host/main.js'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr!.on('data', (d) => (output += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      output += d;
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-  return { child, url, output: () => output };
-}
+const startMain = (env: Record<string, string>) => spawnMain([], env);
 
 describe('standalone server', function () {
   this.timeout(20_000);
