@@ -6,10 +6,10 @@
 import { expect } from 'chai';
 import OpenAI, { RateLimitError } from 'openai';
 import sinon from 'sinon';
-import { Tokens, type PluginApi, type StateStore } from '../../../core/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { CHAT_BODY, TEST_API_KEY, type JsonReply, type TestGateway } from '../../helpers/gateway.js';
 import { api, BASE, chat, count, createPolicy, leaf, startLimitsGateway, statusesOf, type Caller } from './harness.js';
+import { FailingStatePlugin } from '../../fixtures/failing-state.js';
 
 const T0 = Date.parse('2025-01-08T10:20:30.000Z'); // a Wednesday, 30 s before a minute ends
 const chatCalls = (mock: MockOpenAI) => mock.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
@@ -206,18 +206,6 @@ describe('policy.rate-limits: enforcement (end to end)', () => {
     expect(chatCalls(mock)).to.equal(1);
   });
 });
-
-/** A StateStore whose every call fails, as Redis does while unreachable. */
-class FailingStatePlugin {
-  static readonly manifest = { id: 'test.failing-state' };
-  apply(api: PluginApi): void {
-    const fail = async (): Promise<never> => {
-      throw new Error('state store down');
-    };
-    const store: StateStore = { kind: 'failing', get: fail, set: fail, delete: fail, increment: fail };
-    api.container.register(Tokens.StateStore, { useValue: store });
-  }
-}
 
 describe('policy.rate-limits: a failing state store', () => {
   let mock: MockOpenAI;

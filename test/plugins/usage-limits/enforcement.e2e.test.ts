@@ -6,9 +6,10 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
 import sinon from 'sinon';
-import { Tokens, type PluginApi, type StateStore } from '../../../core/index.js';
+import type { PluginApi } from '../../../core/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { CHAT_BODY, TEST_API_KEY, type JsonReply, type TestGateway } from '../../helpers/gateway.js';
+import { FailingStatePlugin } from '../../fixtures/failing-state.js';
 import {
   api, BASE, chat, createUsageLimit, leaf, settle, startLoggedGateway, startUsageGateway, statusesOf, usageOf, type Caller,
 } from './harness.js';
@@ -277,16 +278,6 @@ describe('policy.usage-limits: alerts', () => {
 });
 
 describe('policy.usage-limits: a failing state store', () => {
-  class FailingStatePlugin {
-    static readonly manifest = { id: 'test.failing-state' };
-    apply(api: PluginApi): void {
-      const fail = async (): Promise<never> => {
-        throw new Error('state store down');
-      };
-      const store: StateStore = { kind: 'failing', get: fail, set: fail, delete: fail, increment: fail };
-      api.container.register(Tokens.StateStore, { useValue: store });
-    }
-  }
   let mock: MockOpenAI;
   let gw: TestGateway | undefined;
 
