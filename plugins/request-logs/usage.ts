@@ -10,38 +10,81 @@ export interface Usage {
   total_tokens: number | null;
 }
 
-const KEY = Buffer.from('"usage"', 'latin1');
+const KEY = '"usage"';
 const OPEN = 0x7b; // {
 const CLOSE = 0x7d; // }
 const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c;
 
+/**
+ * What the scan reads: a string answer is searched as it is (a body the gateway built, e.g. with
+ * `hook_results` spliced in, is never encoded just to be searched), bytes as bytes. Every byte the
+ * scan compares is ASCII, so char codes and bytes agree.
+ */
+interface Source {
+  readonly length: number;
+  lastIndexOf(key: string, from: number): number;
+  codeAt(i: number): number;
+  text(start: number, end: number): string;
+}
+
+class StringSource implements Source {
+  constructor(private readonly s: string) {}
+  get length(): number {
+    return this.s.length;
+  }
+  lastIndexOf(key: string, from: number): number {
+    return this.s.lastIndexOf(key, from);
+  }
+  codeAt(i: number): number {
+    return this.s.charCodeAt(i);
+  }
+  text(start: number, end: number): string {
+    return this.s.slice(start, end);
+  }
+}
+
+class BytesSource implements Source {
+  constructor(private readonly b: Buffer) {}
+  get length(): number {
+    return this.b.length;
+  }
+  lastIndexOf(key: string, from: number): number {
+    return this.b.lastIndexOf(key, from, 'latin1');
+  }
+  codeAt(i: number): number {
+    return this.b[i]!;
+  }
+  text(start: number, end: number): string {
+    return this.b.toString('utf8', start, end);
+  }
+}
+
 /** Usage of a JSON answer body, or undefined when it has none. */
 export function usageFromJson(body: string | Uint8Array): Usage | undefined {
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  return lastUsageObject(bytes);
+  return lastUsageObject(typeof body === 'string' ? new StringSource(body) : new BytesSource(Buffer.from(body.buffer, body.byteOffset, body.byteLength)));
 }
 
 /** Usage from the last chunks of an SSE stream (oldest first), or undefined. */
 export function usageFromSseTail(chunks: readonly Uint8Array[]): Usage | undefined {
   if (chunks.length === 0) return undefined;
   const bytes = chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength) : Buffer.concat(chunks);
-  return lastUsageObject(bytes);
+  return lastUsageObject(new BytesSource(bytes));
 }
 
-/** The last `"usage": {...}` in the bytes (a `"usage": null` is skipped), normalised. */
-function lastUsageObject(bytes: Buffer): Usage | undefined {
-  let at = bytes.length;
+/** The last `"usage": {...}` in the body (a `"usage": null` is skipped), normalised. */
+function lastUsageObject(body: Source): Usage | undefined {
+  let at = body.length;
   while (at > 0) {
-    const key = bytes.lastIndexOf(KEY, at - 1);
+    const key = body.lastIndexOf(KEY, at - 1);
     if (key === -1) return undefined;
     at = key;
-    const start = valueStart(bytes, key + KEY.length);
-    if (start === -1 || bytes[start] !== OPEN) continue;
-    const end = objectEnd(bytes, start);
+    const start = valueStart(body, key + KEY.length);
+    if (start === -1 || body.codeAt(start) !== OPEN) continue;
+    const end = objectEnd(body, start);
     if (end === -1) continue;
     try {
-      return normalise(JSON.parse(bytes.toString('utf8', start, end + 1)) as Record<string, unknown>);
+      return normalise(JSON.parse(body.text(start, end + 1)) as Record<string, unknown>);
     } catch {
       continue;
     }
@@ -49,12 +92,11 @@ function lastUsageObject(bytes: Buffer): Usage | undefined {
   return undefined;
 }
 
-/** Index of the first byte of the value after `"usage"` (past spaces and the colon), or -1. */
-function valueStart(bytes: Buffer, from: number): number {
-  let i = from;
+/** Index of the first character of the value after `"usage"` (past spaces and the colon), or -1. */
+function valueStart(body: Source, from: number): number {
   let colon = false;
-  for (; i < bytes.length; i++) {
-    const c = bytes[i]!;
+  for (let i = from; i < body.length; i++) {
+    const c = body.codeAt(i);
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
     if (c === 0x3a && !colon) {
       colon = true;
@@ -66,11 +108,11 @@ function valueStart(bytes: Buffer, from: number): number {
 }
 
 /** Index of the `}` closing the object that starts at `start`, strings skipped; -1 when cut. */
-function objectEnd(bytes: Buffer, start: number): number {
+function objectEnd(body: Source, start: number): number {
   let depth = 0;
   let inString = false;
-  for (let i = start; i < bytes.length; i++) {
-    const c = bytes[i]!;
+  for (let i = start; i < body.length; i++) {
+    const c = body.codeAt(i);
     if (inString) {
       if (c === BACKSLASH) i++;
       else if (c === QUOTE) inString = false;

@@ -96,6 +96,14 @@ function cheapChecks(rule: string): Record<string, unknown> {
   };
 }
 
+/** Headers of the guardrails scenarios: a config (with the given guardrail arrays) and the metadata a check requires. */
+function guardedHeaders(guardrails: Record<string, unknown>): Record<string, string> {
+  return {
+    'x-gw-metadata': JSON.stringify({ team: 'bench' }),
+    'x-gw-config': JSON.stringify({ provider: 'openai', api_key: 'sk-bench', custom_host: '{{upstream}}/v1', ...guardrails }),
+  };
+}
+
 export const scenarios: Scenario[] = [
   {
     name: 'chat',
@@ -162,19 +170,22 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'guardrails',
-    description: 'chat with three cheap checks (regex, word count, required metadata) as blocking input and output guardrails, vs plain chat',
+    description: 'chat with three cheap checks (regex, word count, required metadata) as blocking input and output guardrails, vs the same request without them',
     path: '/v1/chat/completions',
     body: chatBody,
-    extraHeaders: {
-      'x-gw-metadata': JSON.stringify({ team: 'bench' }),
-      'x-gw-config': JSON.stringify({
-        provider: 'openai',
-        api_key: 'sk-bench',
-        custom_host: '{{upstream}}/v1',
-        input_guardrails: [{ id: 'input-checks', deny: true, ...cheapChecks('\\w') }],
-        output_guardrails: [{ id: 'output-checks', deny: true, ...cheapChecks('Hello') }],
-      }),
-    },
+    extraHeaders: guardedHeaders({
+      input_guardrails: [{ id: 'input-checks', deny: true, ...cheapChecks('\\w') }],
+      output_guardrails: [{ id: 'output-checks', deny: true, ...cheapChecks('Hello') }],
+    }),
+    baseline: 'guardrails-off',
+    connections: 32,
+  },
+  {
+    name: 'guardrails-off',
+    description: 'the guardrails scenario\'s request (config header, metadata) without its guardrails: the no-guardrail baseline, vs plain chat',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    extraHeaders: guardedHeaders({}),
     baseline: 'chat',
     connections: 32,
   },

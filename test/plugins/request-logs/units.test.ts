@@ -19,6 +19,16 @@ describe('observe.logs units', () => {
       expect(usageFromJson(body)).to.deep.equal({ prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 });
     });
 
+    it('reads a string answer with non-ASCII text and fields after the usage (hook_results spliced in)', () => {
+      const body = JSON.stringify({
+        choices: [{ message: { content: 'déjà vu 🙂 "usage": {"prompt_tokens": 1}' } }],
+        usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
+        hook_results: { before_request_hooks: [{ id: 'h', checks: [{ data: { match: 'ü "usage": {"x": 1}' } }] }] },
+      });
+      expect(usageFromJson(body)).to.deep.equal({ prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 });
+      expect(usageFromJson(bytes(body))).to.deep.equal({ prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 });
+    });
+
     it('accepts the Responses API names and fills a missing total', () => {
       expect(usageFromJson('{"usage":{"input_tokens":4,"output_tokens":5}}')).to.deep.equal({ prompt_tokens: 4, completion_tokens: 5, total_tokens: 9 });
       expect(usageFromJson('{"usage":{"prompt_tokens":4,"total_tokens":4}}')).to.deep.equal({ prompt_tokens: 4, completion_tokens: null, total_tokens: 4 });
