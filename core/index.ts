@@ -13,6 +13,7 @@ export * from './sse.js';
 export * from './unified.js';
 export * from './rerank.js';
 export * from './guardrails.js';
+export * from './hook-json.js';
 export * from './cache.js';
 export * from './di.js';
 export * from './stores.js';

@@ -4,7 +4,7 @@
  * Answers are never changed in place (a cached answer may be shared): new objects are built.
  */
 import {
-  GatewayError, guardrailDenied, JsonPayload,
+  GatewayError, guardrailDenied, hookResultsJson, JsonPayload,
   type GatewayResponse, type HookResult, type HookResults, type Outcome,
 } from '../../core/index.js';
 
@@ -48,7 +48,7 @@ export function withHookResults(json: JsonPayload, results: HookResults, changed
   const end = text.lastIndexOf('}');
   if (end < 0 || text.charCodeAt(firstNonSpace(text, 0)) !== OPEN || firstNonSpace(text, end + 1) !== text.length) return undefined;
   const empty = text.charCodeAt(lastNonSpace(text, end - 1)) === OPEN;
-  return JsonPayload.fromBytes(`${text.slice(0, end)}${empty ? '' : ','}"hook_results":${JSON.stringify(results)}}`);
+  return JsonPayload.fromBytes(`${text.slice(0, end)}${empty ? '' : ','}"hook_results":${hookResultsJson(results)}}`);
 }
 
 const OPEN = 0x7b; // {

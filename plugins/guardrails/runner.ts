@@ -8,8 +8,9 @@
  *   afterRequest (late)                  the answer: status 246 on failure, `hook_results` in JSON
  *
  * Each phase's sync hooks run in parallel (execute.ts); `async: true` hooks are detached: their
- * results go to the log and to ctx.locals, never to the answer. Per-attempt state lives in a
- * WeakMap keyed by the attempt, created only when a hook ran.
+ * results go to the log and to ctx.locals, never to the answer. Per-attempt state lives on the
+ * attempt under a private symbol (no WeakMap entry for the collector to trace), created only when a
+ * hook ran.
  */
 import {
   Errors, GUARDRAIL_RESULTS,
@@ -43,12 +44,18 @@ interface AttemptState {
   answer?: AnswerState;
 }
 
+/** The runner's slot on an attempt. */
+const STATE = Symbol('guardrails.attempt-state');
+
+interface WithState {
+  [STATE]?: AttemptState;
+}
+
 export interface RunnerOptions {
   maxHeldStreamBytes: number;
 }
 
 export class GuardrailRunner {
-  readonly #states = new WeakMap<Attempt, AttemptState>();
   readonly #detached = new Set<Promise<void>>();
 
   constructor(
@@ -108,14 +115,14 @@ export class GuardrailRunner {
   /** afterRequest: after_request_hooks on the answer output guardrails left (held, JSON). */
   async after(outcome: Outcome, attempt: Attempt): Promise<Outcome> {
     const list = attempt.target.after_request_hooks;
-    const state = this.#states.get(attempt);
+    const state = (attempt as WithState)[STATE];
     if (!list || !state?.answer || state.done || !isAnswer(outcome)) return outcome;
     return this.#answerPhase(this.#plan('after_request_hooks', list), outcome, attempt, state);
   }
 
   /** afterRequest, late: the answer the client gets (246, hook_results, a held stream released). */
   finish(outcome: Outcome, attempt: Attempt): Outcome {
-    const state = this.#states.get(attempt);
+    const state = (attempt as WithState)[STATE];
     if (!state || state.done || !isAnswer(outcome)) return outcome;
     const response = outcome.response!;
     const answer = state.answer;
@@ -220,9 +227,7 @@ export class GuardrailRunner {
   }
 
   #state(attempt: Attempt): AttemptState {
-    let state = this.#states.get(attempt);
-    if (!state) this.#states.set(attempt, (state = { before: [], after: [], failed: false, done: false }));
-    return state;
+    return ((attempt as WithState)[STATE] ??= { before: [], after: [], failed: false, done: false });
   }
 
   #plan(name: GuardrailArrayName, list: readonly unknown[]): PhasePlan {

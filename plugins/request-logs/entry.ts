@@ -4,8 +4,8 @@
  * the cost are paid there, off the request path).
  */
 import {
-  GUARDRAIL_RESULTS,
-  type Completion, type GatewayResponse, type GuardrailRecord, type RequestContext,
+  GUARDRAIL_RESULTS, hookResultJson,
+  type CheckVerdict, type Completion, type GatewayResponse, type GuardrailRecord, type RequestContext,
 } from '../../core/index.js';
 import { CAPTURE, type Capture } from './capture.js';
 import { redact } from './redact.js';
@@ -188,15 +188,17 @@ function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
+/** The request's hook results, each led by where it ran; check `data` only when bodies are recorded (redacted). */
 function hooksJson(hooks: readonly GuardrailRecord[] | undefined, withData: boolean): string | null {
   if (!hooks || hooks.length === 0) return null;
-  return JSON.stringify(hooks.map((h) => ({
-    target: h.target,
-    array: h.array,
-    in_response: h.inResponse,
-    ...h.result,
-    checks: withData ? redact(h.result.checks) : h.result.checks.map(({ data: _data, ...check }) => check),
-  })));
+  let s = '[';
+  for (let i = 0; i < hooks.length; i++) {
+    const h = hooks[i]!;
+    const lead = `"target":${JSON.stringify(h.target)},"array":"${h.array}","in_response":${h.inResponse},`;
+    const result = withData ? { ...h.result, checks: redact(h.result.checks) as CheckVerdict[] } : h.result;
+    s += (i === 0 ? '' : ',') + hookResultJson(result, withData, lead);
+  }
+  return `${s}]`;
 }
 
 function responseText(e: PendingLog, max: number): string | null {

@@ -1,0 +1,62 @@
+/**
+ * `hook_results` as JSON text, written field by field. Every guarded answer carries them and every
+ * request log keeps them; a generic JSON.stringify walks each small object afresh, while here only
+ * the checks' `data` goes through it. Fields come in the order the runner builds them, so the text
+ * equals JSON.stringify of its results (tested).
+ */
+import type { CheckVerdict, HookResult, HookResults } from './guardrails.js';
+
+/** Ids and types repeat from request to request: their quoted forms are kept (bounded). */
+const quoted = new Map<string, string>();
+const MAX_QUOTED = 4096;
+
+function quote(s: string): string {
+  let q = quoted.get(s);
+  if (q === undefined) {
+    q = JSON.stringify(s);
+    if (quoted.size < MAX_QUOTED) quoted.set(s, q);
+  }
+  return q;
+}
+
+/** A JSON value of the schema's scalar fields: booleans and finite numbers as text, anything else stringified. */
+function scalar(v: unknown): string {
+  if (v === true) return 'true';
+  if (v === false) return 'false';
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return JSON.stringify(v) ?? 'null';
+}
+
+function checkJson(c: CheckVerdict, withData: boolean): string {
+  let s = `{"id":${quote(c.id)},"verdict":${scalar(c.verdict)}`;
+  if (withData && c.data !== undefined) s += `,"data":${JSON.stringify(c.data) ?? 'null'}`;
+  if (c.error !== undefined) s += `,"error":${JSON.stringify(c.error)}`;
+  s += `,"execution_time":${scalar(c.execution_time)}`;
+  if (c.transformed !== undefined) s += `,"transformed":${scalar(c.transformed)}`;
+  return `${s}}`;
+}
+
+/**
+ * One hook result as a JSON object. `lead` is text of fields put first (e.g. `"target":"config",`,
+ * ending with a comma); without `withData` the checks' `data` (which may quote the user's text) is left out.
+ */
+export function hookResultJson(r: HookResult, withData = true, lead = ''): string {
+  let s = `{${lead}"id":${quote(r.id)},"type":${quote(r.type)},"verdict":${scalar(r.verdict)},"deny":${scalar(r.deny)},"async":${scalar(r.async)},"checks":[`;
+  const checks = r.checks;
+  for (let i = 0; i < checks.length; i++) s += (i === 0 ? '' : ',') + checkJson(checks[i]!, withData);
+  s += `],"execution_time":${scalar(r.execution_time)}`;
+  if (r.feedback !== undefined) s += `,"feedback":${JSON.stringify(r.feedback)}`;
+  if (r.transformed !== undefined) s += `,"transformed":${scalar(r.transformed)}`;
+  return `${s}}`;
+}
+
+function listJson(results: readonly HookResult[]): string {
+  let s = '[';
+  for (let i = 0; i < results.length; i++) s += (i === 0 ? '' : ',') + hookResultJson(results[i]!);
+  return `${s}]`;
+}
+
+/** `hook_results` of an answer: `{"before_request_hooks":[...],"after_request_hooks":[...]}`. */
+export function hookResultsJson(results: HookResults): string {
+  return `{"before_request_hooks":${listJson(results.before_request_hooks)},"after_request_hooks":${listJson(results.after_request_hooks)}}`;
+}

@@ -1,0 +1,55 @@
+/** hook_results written field by field: the same text JSON.stringify gives for the runner's results. */
+import { expect } from 'chai';
+import { hookResultJson, hookResultsJson, type CheckVerdict, type HookResult } from '../../core/index.js';
+
+function check(id: string, extra: Partial<CheckVerdict> = {}): CheckVerdict {
+  // The runner's field order: id, verdict, data, (error), execution_time, (transformed).
+  const c: CheckVerdict = { id, verdict: extra.verdict ?? true, data: extra.data ?? null, execution_time: extra.execution_time ?? 0 };
+  if (extra.error) {
+    const { execution_time, ...rest } = c;
+    return extra.transformed === undefined ? { ...rest, error: extra.error, execution_time } : { ...rest, error: extra.error, execution_time, transformed: extra.transformed };
+  }
+  if (extra.transformed !== undefined) c.transformed = extra.transformed;
+  return c;
+}
+
+function hook(id: string, checks: CheckVerdict[], extra: Partial<HookResult> = {}): HookResult {
+  const r: HookResult = { id, type: extra.type ?? 'guardrail', verdict: extra.verdict ?? true, deny: extra.deny ?? false, async: false, checks, execution_time: extra.execution_time ?? 3 };
+  if (extra.feedback) r.feedback = extra.feedback;
+  if (extra.transformed) r.transformed = true;
+  return r;
+}
+
+const results = {
+  before_request_hooks: [
+    hook('in "quoted" ü', [
+      check('default.regexMatch', { data: { match: 'Hé said "hi"\n\u2028' } }),
+      check('default.wordCount', { data: { wordCount: 2 }, execution_time: 12 }),
+      check('acme.flaky', { verdict: false, error: { message: 'timed out after 5 ms' }, execution_time: 5 }),
+    ], { verdict: false, deny: false, feedback: { value: -1, weight: 0.5, metadata: { why: 'x' } } }),
+  ],
+  after_request_hooks: [
+    hook('out', [check('default.regexReplace', { data: { replaced: 2 }, transformed: true })], { transformed: true, type: 'mutator' }),
+    hook('empty', []),
+  ],
+};
+
+describe('core: hook results as JSON text', () => {
+  it('equals JSON.stringify of the runner\'s results (escapes, errors, feedback, transformations)', () => {
+    expect(hookResultsJson(results)).to.equal(JSON.stringify(results));
+    expect(hookResultsJson({ before_request_hooks: [], after_request_hooks: [] })).to.equal('{"before_request_hooks":[],"after_request_hooks":[]}');
+  });
+
+  it('leaves check data out when asked, and puts the lead fields first', () => {
+    const r = results.before_request_hooks[0]!;
+    const text = hookResultJson(r, false, '"target":"config","array":"input_guardrails",');
+    const expected = { target: 'config', array: 'input_guardrails', ...r, checks: r.checks.map(({ data: _d, ...c }) => c) };
+    expect(text).to.equal(JSON.stringify(expected));
+  });
+
+  it('writes a non-finite time as null and keeps odd data values valid JSON', () => {
+    const r = hook('h', [check('c', { data: undefined, execution_time: Number.NaN })], { execution_time: Number.POSITIVE_INFINITY });
+    (r.checks[0] as { data: unknown }).data = undefined;
+    expect(JSON.parse(hookResultJson(r))).to.deep.equal(JSON.parse(JSON.stringify(r)));
+  });
+});
