@@ -15,7 +15,7 @@
  */
 import {
   Stage, StringEnum, Tokens, Type,
-  type Attempt, type Plugin, type PluginApi, type Static, type Transport,
+  type Plugin, type PluginApi, type Static, type Transport,
 } from '../../core/index.js';
 import { OtlpExporter } from './otlp-exporter.js';
 import { RequestTrace, SPAN_KEY, TRACE, type AttemptSpan, type SpanInfo } from './request-trace.js';
@@ -68,7 +68,6 @@ export default class TracingPlugin implements Plugin<Options> {
     const everyProvider = o.providers.includes('*');
     const providers = new Set(o.providers);
     const sendsTo = (provider: unknown) => o.propagate !== 'never' && (everyProvider || (typeof provider === 'string' && providers.has(provider)));
-    const attemptSpans = new WeakMap<Attempt, AttemptSpan>();
 
     // After observe.trace (Stage.TRACE), which sets the trace id from x-gw-trace-id or generates one.
     api.hooks.onRequest.tap({ name: api.id, stage: Stage.TRACE + 1 }, (ctx) => {
@@ -100,7 +99,7 @@ export default class TracingPlugin implements Plugin<Options> {
       if (trace.recording) {
         const span: AttemptSpan = { spanId, target: attempt.target.$path, provider: stringOr(attempt.target.provider), start: now() };
         trace.attempts.push(span);
-        attemptSpans.set(attempt, span);
+        (attempt as WithSpan)[ATTEMPT_SPAN] = span;
       }
       return undefined;
     });
@@ -108,7 +107,7 @@ export default class TracingPlugin implements Plugin<Options> {
     if (!exporter) return;
 
     api.hooks.afterRequest.tap({ name: api.id, stage: Stage.OBSERVE }, (outcome, attempt) => {
-      const span = attemptSpans.get(attempt);
+      const span = (attempt as WithSpan)[ATTEMPT_SPAN];
       if (span) {
         span.end = now();
         span.status = outcome.status;
@@ -133,6 +132,13 @@ export default class TracingPlugin implements Plugin<Options> {
   async close(): Promise<void> {
     await this.#exporter?.shutdown();
   }
+}
+
+/** An attempt's span, kept on the attempt under a private symbol (cheaper for the collector than a WeakMap entry). */
+const ATTEMPT_SPAN = Symbol('tracing.attempt-span');
+
+interface WithSpan {
+  [ATTEMPT_SPAN]?: AttemptSpan;
 }
 
 function stringOr(value: unknown): string | undefined {
