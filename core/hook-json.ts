@@ -27,23 +27,20 @@ function scalar(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-function checkJson(c: CheckVerdict, withData: boolean): string {
+function checkJson(c: CheckVerdict): string {
   let s = `{"id":${quote(c.id)},"verdict":${scalar(c.verdict)}`;
-  if (withData && c.data !== undefined) s += `,"data":${JSON.stringify(c.data) ?? 'null'}`;
+  if (c.data !== undefined) s += `,"data":${JSON.stringify(c.data) ?? 'null'}`;
   if (c.error !== undefined) s += `,"error":${JSON.stringify(c.error)}`;
   s += `,"execution_time":${scalar(c.execution_time)}`;
   if (c.transformed !== undefined) s += `,"transformed":${scalar(c.transformed)}`;
   return `${s}}`;
 }
 
-/**
- * One hook result as a JSON object. `lead` is text of fields put first (e.g. `"target":"config",`,
- * ending with a comma); without `withData` the checks' `data` (which may quote the user's text) is left out.
- */
-export function hookResultJson(r: HookResult, withData = true, lead = ''): string {
-  let s = `{${lead}"id":${quote(r.id)},"type":${quote(r.type)},"verdict":${scalar(r.verdict)},"deny":${scalar(r.deny)},"async":${scalar(r.async)},"checks":[`;
+/** One hook result as a JSON object. */
+export function hookResultJson(r: HookResult): string {
+  let s = `{"id":${quote(r.id)},"type":${quote(r.type)},"verdict":${scalar(r.verdict)},"deny":${scalar(r.deny)},"async":${scalar(r.async)},"checks":[`;
   const checks = r.checks;
-  for (let i = 0; i < checks.length; i++) s += (i === 0 ? '' : ',') + checkJson(checks[i]!, withData);
+  for (let i = 0; i < checks.length; i++) s += (i === 0 ? '' : ',') + checkJson(checks[i]!);
   s += `],"execution_time":${scalar(r.execution_time)}`;
   if (r.feedback !== undefined) s += `,"feedback":${JSON.stringify(r.feedback)}`;
   if (r.transformed !== undefined) s += `,"transformed":${scalar(r.transformed)}`;

@@ -4,10 +4,11 @@
  * the cost are paid there, off the request path).
  */
 import {
-  GUARDRAIL_RESULTS, hookResultJson,
-  type CheckVerdict, type Completion, type GatewayResponse, type GuardrailRecord, type RequestContext,
+  GUARDRAIL_RESULTS,
+  type Completion, type GatewayResponse, type GuardrailRecord, type RequestContext,
 } from '../../core/index.js';
 import { CAPTURE, type Capture } from './capture.js';
+import { hookRowsText } from './hook-rows.js';
 import { redact } from './redact.js';
 import { usageFromJson, usageFromSseTail, type Usage } from './usage.js';
 
@@ -178,7 +179,7 @@ export function toRow(e: PendingLog, id: string, cost: number | null, o: RowOpti
     e.provider, e.integration, e.model, e.target, e.status, e.errorCode, e.reason, e.stream ? 1 : 0,
     round(e.latencyMs), e.upstreamMs === null ? null : round(e.upstreamMs), u?.prompt_tokens ?? null,
     u?.completion_tokens ?? null, u?.total_tokens ?? null, cost, e.cacheStatus, e.retries,
-    e.metadata ? JSON.stringify(e.metadata) : null, hooksJson(e.hooks, o.withCheckData),
+    e.metadata ? JSON.stringify(e.metadata) : null, hookRowsText(e.hooks, o.withCheckData),
     e.requestBody === undefined ? null : bodyText(JSON.stringify(redact(e.requestBody)), o.maxBodyBytes),
     responseText(e, o.maxBodyBytes),
   ];
@@ -186,19 +187,6 @@ export function toRow(e: PendingLog, id: string, cost: number | null, o: RowOpti
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
-}
-
-/** The request's hook results, each led by where it ran; check `data` only when bodies are recorded (redacted). */
-function hooksJson(hooks: readonly GuardrailRecord[] | undefined, withData: boolean): string | null {
-  if (!hooks || hooks.length === 0) return null;
-  let s = '[';
-  for (let i = 0; i < hooks.length; i++) {
-    const h = hooks[i]!;
-    const lead = `"target":${JSON.stringify(h.target)},"array":"${h.array}","in_response":${h.inResponse},`;
-    const result = withData ? { ...h.result, checks: redact(h.result.checks) as CheckVerdict[] } : h.result;
-    s += (i === 0 ? '' : ',') + hookResultJson(result, withData, lead);
-  }
-  return `${s}]`;
 }
 
 function responseText(e: PendingLog, max: number): string | null {

@@ -1,4 +1,5 @@
 /** A stored row as the API shows it: ISO times, usage grouped, JSON columns parsed, hidden fields nulled. */
+import { hookRowsView } from './hook-rows.js';
 import type { LogRow } from './schema.js';
 
 /** The format of recorded bodies: the unified (OpenAI wire format) request and answer. */
@@ -40,7 +41,7 @@ export function logView(row: LogRow, showMetadata: boolean): Record<string, unkn
     cache_status: row.cache_status,
     retry_count: Number(row.retry_count),
     metadata: showMetadata ? json(row.metadata) : null,
-    hook_results: json(row.hook_results),
+    hook_results: hookRowsView(row.hook_results),
   };
 }
 
