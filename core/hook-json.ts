@@ -27,9 +27,28 @@ function scalar(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/**
+ * A check's `data`: usually a small plain object of numbers and strings (a count, a match), written
+ * directly; anything else (nesting, arrays, other prototypes, toJSON) goes through JSON.stringify.
+ */
+function dataJson(data: unknown): string {
+  if (data === null || typeof data !== 'object' || Object.getPrototypeOf(data) !== Object.prototype) return JSON.stringify(data) ?? 'null';
+  let s = '{';
+  for (const key in data) {
+    const v = (data as Record<string, unknown>)[key];
+    let text: string;
+    if (typeof v === 'string') text = JSON.stringify(v);
+    else if (typeof v === 'number' && Number.isFinite(v)) text = String(v);
+    else if (typeof v === 'boolean') text = v ? 'true' : 'false';
+    else return JSON.stringify(data);
+    s += `${s.length === 1 ? '' : ','}${quote(key)}:${text}`;
+  }
+  return `${s}}`;
+}
+
 function checkJson(c: CheckVerdict): string {
   let s = `{"id":${quote(c.id)},"verdict":${scalar(c.verdict)}`;
-  if (c.data !== undefined) s += `,"data":${JSON.stringify(c.data) ?? 'null'}`;
+  if (c.data !== undefined) s += `,"data":${dataJson(c.data)}`;
   if (c.error !== undefined) s += `,"error":${JSON.stringify(c.error)}`;
   s += `,"execution_time":${scalar(c.execution_time)}`;
   if (c.transformed !== undefined) s += `,"transformed":${scalar(c.transformed)}`;

@@ -7,6 +7,8 @@ export class JsonPayload {
   #raw: Uint8Array | string | undefined;
   #value: unknown;
   #parsed: boolean;
+  /** The bytes decoded, kept while they are the body. */
+  #text: string | undefined;
 
   private constructor(raw: Uint8Array | string | undefined, value: unknown, parsed: boolean) {
     this.#raw = raw;
@@ -25,11 +27,17 @@ export class JsonPayload {
   /** The parsed value. Throws a SyntaxError when the bytes are not JSON. */
   get value(): unknown {
     if (!this.#parsed) {
-      const raw = this.#raw!;
-      this.#value = JSON.parse(typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+      this.#value = JSON.parse(this.text());
       this.#parsed = true;
     }
     return this.#value;
+  }
+
+  /** The body as text: the original bytes decoded (once: parsing and splicing share it), or the value serialised. */
+  text(): string {
+    const raw = this.bytes();
+    if (typeof raw === 'string') return raw;
+    return (this.#text ??= Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
   }
 
   /** Replaces the value; the original bytes are dropped. */
@@ -37,6 +45,7 @@ export class JsonPayload {
     this.#value = next;
     this.#parsed = true;
     this.#raw = undefined;
+    this.#text = undefined;
   }
 
   /** Parses without throwing: undefined when the bytes are not JSON. */
@@ -52,6 +61,7 @@ export class JsonPayload {
   touch(): void {
     void this.value;
     this.#raw = undefined;
+    this.#text = undefined;
   }
 
   /** The bytes to send: the originals when untouched, otherwise the value serialised. */

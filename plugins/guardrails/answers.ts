@@ -41,10 +41,9 @@ export function finalOutcome(outcome: Outcome, response: GatewayResponse, failed
 /** A JSON answer with `hook_results` added: the value when it changed, else the original text spliced. */
 export function withHookResults(json: JsonPayload, results: HookResults, changed?: Record<string, unknown>): JsonPayload | undefined {
   if (changed) return JsonPayload.of({ ...changed, hook_results: results });
-  // Re-serialising an unchanged answer would cost more than everything the checks do. A string
-  // body also leaves the host one write (headers and body together) instead of two.
-  const raw = json.bytes();
-  const text = typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  // Re-serialising an unchanged answer would cost more than everything the checks do; its text was
+  // decoded once already, when the output checks parsed it.
+  const text = json.text();
   const end = text.lastIndexOf('}');
   if (end < 0 || text.charCodeAt(firstNonSpace(text, 0)) !== OPEN || firstNonSpace(text, end + 1) !== text.length) return undefined;
   const empty = text.charCodeAt(lastNonSpace(text, end - 1)) === OPEN;

@@ -40,6 +40,22 @@ describe('core: hook results as JSON text', () => {
     expect(hookResultsJson({ before_request_hooks: [], after_request_hooks: [] })).to.equal('{"before_request_hooks":[],"after_request_hooks":[]}');
   });
 
+  it('writes any check data as JSON.stringify does (plain, nested, null and undefined values, toJSON, other prototypes)', () => {
+    class Finding {
+      constructor(readonly kind: string) {}
+    }
+    const values: unknown[] = [
+      null, 'text', 3, [1, 'a'], {}, { match: 'a "b"\n', count: -0, ok: false },
+      { n: null, u: undefined, s: 'x' }, { nested: { deep: [1] } }, { nan: Number.NaN }, { big: 1e21, small: 1.5e-7 },
+      { toJSON: () => ({ replaced: true }) }, new Finding('pii'), new Date(0), Object.assign(Object.create(null), { bare: 1 }),
+      { 2: 'two', 1: 'one', b: 'b', a: 'a' },
+    ];
+    for (const data of values) {
+      const r = hook('h', [check('c', { data })]);
+      expect(hookResultJson(r), JSON.stringify(data)).to.equal(JSON.stringify(r));
+    }
+  });
+
   it('writes a non-finite time as null and keeps odd data values valid JSON', () => {
     const r = hook('h', [check('c', { data: undefined, execution_time: Number.NaN })], { execution_time: Number.POSITIVE_INFINITY });
     (r.checks[0] as { data: unknown }).data = undefined;
