@@ -48,6 +48,11 @@ export class JsonPayload {
     this.#text = undefined;
   }
 
+  /** Whether the value is at hand without parsing (built from a value, or parsed already). */
+  get parsed(): boolean {
+    return this.#parsed;
+  }
+
   /** Parses without throwing: undefined when the bytes are not JSON. */
   tryValue(): unknown {
     try {

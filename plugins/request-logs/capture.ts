@@ -1,9 +1,12 @@
 /**
  * What a request's log needs that the finished response no longer shows: time spent waiting for
- * providers, the model actually sent upstream, and (for streams) the last chunks, where the usage
- * chunk is, plus the streamed body when bodies are recorded. Kept in `ctx.locals` under our symbol.
+ * providers, the model actually sent upstream, the usage of the provider's JSON answer (read as it
+ * comes back: a guardrail may deny or rewrite the answer, the tokens were spent all the same), and
+ * (for streams) the last chunks, where the usage chunk is, plus the streamed body when bodies are
+ * recorded. Kept in `ctx.locals` under our symbol.
  */
-import type { AttemptRunner, RequestContext } from '../../core/index.js';
+import type { AttemptRunner, Outcome, RequestContext } from '../../core/index.js';
+import { usageFromJson, usageFromValue, type Usage } from './usage.js';
 
 export const CAPTURE = Symbol('observe.logs.capture');
 
@@ -15,6 +18,8 @@ export class Capture {
   upstreamMs = 0;
   /** `model` of the last body sent upstream (after override/default params). */
   model: string | undefined;
+  /** Usage of the last successful JSON answer of a provider call. */
+  usage: Usage | undefined;
   readonly tail: Uint8Array[] = [];
   body: Uint8Array[] | undefined;
   bodyBytes = 0;
@@ -40,19 +45,29 @@ export function captureOf(ctx: RequestContext): Capture {
   return capture;
 }
 
-/** Innermost wrapper of each provider call: its duration and the model it sent. */
+/** Innermost wrapper of each provider call: its duration, the model it sent and the usage it answered. */
 export function timeCalls(run: AttemptRunner): AttemptRunner {
   return async (attempt) => {
     const started = performance.now();
+    let outcome: Outcome | undefined;
     try {
-      return await run(attempt);
+      outcome = await run(attempt);
+      return outcome;
     } finally {
       const capture = captureOf(attempt.ctx);
       capture.upstreamMs += performance.now() - started;
       const model = attempt.body['model'];
       if (typeof model === 'string') capture.model = model;
+      const usage = outcome && answerUsage(outcome);
+      if (usage) capture.usage = usage;
     }
   };
+}
+
+function answerUsage(outcome: Outcome): Usage | undefined {
+  const json = outcome.response?.json;
+  if (!json || outcome.status < 200 || outcome.status >= 300) return undefined;
+  return json.parsed ? usageFromValue(json.value) : usageFromJson(json.bytes());
 }
 
 /** Passes a stream through, keeping its tail (and its body, bounded) for the log. */

@@ -75,10 +75,11 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
   const ok = status < 400;
   const json = response.json;
   let usage: Usage | undefined;
-  if (ok) {
-    if (response.stream) usage = capture ? usageFromSseTail(capture.tail) : undefined;
-    else if (json) usage = usageFromJson(json.bytes());
-    if (!usage && response.stream) usage = meteredUsage(ctx);
+  if (response.stream) {
+    if (ok) usage = (capture ? usageFromSseTail(capture.tail) : undefined) ?? meteredUsage(ctx);
+  } else {
+    // The provider's answer as it came back; else (a cache hit) the answer sent.
+    usage = capture?.usage ?? (ok && json ? usageFromJson(json.bytes()) : undefined);
   }
   const model = capture?.model ?? ctx.body['model'];
   const provider = outcome?.provider ?? (typeof target?.provider === 'string' && !target.provider.startsWith('@') ? target.provider : undefined);

@@ -65,6 +65,12 @@ export function usageFromJson(body: string | Uint8Array): Usage | undefined {
   return lastUsageObject(typeof body === 'string' ? new StringSource(body) : new BytesSource(Buffer.from(body.buffer, body.byteOffset, body.byteLength)));
 }
 
+/** Usage of an answer already parsed (or built as a value): its top-level `usage`. */
+export function usageFromValue(value: unknown): Usage | undefined {
+  const usage = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['usage'] : undefined;
+  return usage !== null && typeof usage === 'object' && !Array.isArray(usage) ? normalise(usage as Record<string, unknown>) : undefined;
+}
+
 /** Usage from the last chunks of an SSE stream (oldest first), or undefined. */
 export function usageFromSseTail(chunks: readonly Uint8Array[]): Usage | undefined {
   if (chunks.length === 0) return undefined;

@@ -137,6 +137,32 @@ describe('observe.logs end to end', () => {
     expect(log.hook_results[0].checks[0]).not.to.have.property('data');
   });
 
+  it('records the tokens of an answer an output guardrail denied (446): the provider spent them', async () => {
+    const config = {
+      provider: 'openai', api_key: 'sk-test', custom_host: `${mock.url}/v1`,
+      output_guardrails: [{ id: 'never', deny: true, 'default.regexMatch': { rule: '^this will not match$' } }],
+    };
+    const reply = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, configHeaders(config, { 'x-gw-trace-id': 'trace-denied-usage' }));
+    expect(reply.status).to.equal(446);
+    const log = (await logs('?trace_id=trace-denied-usage')).json.data[0];
+    expect(log.status).to.equal(446);
+    expect(log.usage.total_tokens).to.be.a('number').above(0);
+    expect(log.usage.prompt_tokens! + log.usage.completion_tokens!).to.equal(log.usage.total_tokens);
+  });
+
+  it('reads the usage of a guarded answer (hook_results spliced after it) as the provider sent it', async () => {
+    const config = {
+      provider: 'openai', api_key: 'sk-test', custom_host: `${mock.url}/v1`,
+      output_guardrails: [{ id: 'any', 'default.wordCount': { minWords: 0 } }],
+    };
+    const reply = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, configHeaders(config, { 'x-gw-trace-id': 'trace-guarded-usage' }));
+    expect(reply.status).to.equal(200);
+    expect(reply.json.hook_results.after_request_hooks).to.have.length(1);
+    const log = (await logs('?trace_id=trace-guarded-usage')).json.data[0];
+    const { prompt_tokens, completion_tokens, total_tokens } = reply.json.usage;
+    expect(log.usage).to.deep.equal({ prompt_tokens, completion_tokens, total_tokens });
+  });
+
   it('GET /v1/logs/:id: one log with log_format; bodies are not recorded by default', async () => {
     await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, mockHeaders(mock, { 'x-gw-trace-id': 'trace-detail' }));
     const listed = (await logs('?trace_id=trace-detail')).json.data[0];

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { DropOldestQueue } from '../../../plugins/request-logs/queue.js';
 import { redact, REDACTED } from '../../../plugins/request-logs/redact.js';
-import { usageFromJson, usageFromSseTail } from '../../../plugins/request-logs/usage.js';
+import { usageFromJson, usageFromSseTail, usageFromValue } from '../../../plugins/request-logs/usage.js';
 import { flag, viewerKind } from '../../../plugins/request-logs/visibility.js';
 import { parseFilter, toWhere } from '../../../plugins/request-logs/filter.js';
 import { uuidv7 } from '../../../plugins/request-logs/ids.js';
@@ -27,6 +27,14 @@ describe('observe.logs units', () => {
       });
       expect(usageFromJson(body)).to.deep.equal({ prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 });
       expect(usageFromJson(bytes(body))).to.deep.equal({ prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 });
+    });
+
+    it('reads the usage of an answer already parsed', () => {
+      expect(usageFromValue({ choices: [], usage: { prompt_tokens: 2, completion_tokens: 3 } })).to.deep.equal({ prompt_tokens: 2, completion_tokens: 3, total_tokens: 5 });
+      expect(usageFromValue({ usage: null })).to.equal(undefined);
+      expect(usageFromValue({ usage: [1] })).to.equal(undefined);
+      expect(usageFromValue('text')).to.equal(undefined);
+      expect(usageFromValue(null)).to.equal(undefined);
     });
 
     it('accepts the Responses API names and fills a missing total', () => {
