@@ -109,7 +109,9 @@ export class GuardrailRunner {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return outcome;
       state.answer = { json: value as Obj, slotted: answerText(value), status: outcome.status, transformed: false };
     }
-    return out ? this.#answerPhase(out, outcome, attempt, state) : outcome;
+    if (!out) return outcome;
+    const answered = this.#answerPhase(out, outcome, attempt, state);
+    return answered instanceof Promise ? await answered : answered;
   }
 
   /** afterRequest: after_request_hooks on the answer output guardrails left (held, JSON). */
@@ -141,13 +143,20 @@ export class GuardrailRunner {
     await Promise.allSettled([...this.#detached]);
   }
 
-  async #answerPhase(plan: PhasePlan, outcome: Outcome, attempt: Attempt, state: AttemptState): Promise<Outcome> {
+  /** No promise when every check answered synchronously (an async function returning a promise costs extra turns). */
+  #answerPhase(plan: PhasePlan, outcome: Outcome, attempt: Attempt, state: AttemptState): Outcome | Promise<Outcome> {
     const answer = state.answer!;
     const seen = { json: answer.json, text: answer.slotted.text, status: answer.status };
     if (plan.async.length > 0) this.#detach(plan.array, plan.async, attempt, new PhaseInput(plan.phase, attempt, undefined, seen), seen.text);
     if (plan.sync.length === 0) return outcome;
     const run = this.#run(plan.sync, new PhaseInput(plan.phase, attempt, undefined, seen), seen.text, attempt);
-    const result = run instanceof Promise ? await run : run;
+    return run instanceof Promise
+      ? run.then((result) => this.#answered(result, outcome, attempt, plan, state))
+      : this.#answered(run, outcome, attempt, plan, state);
+  }
+
+  #answered(result: PhaseResult, outcome: Outcome, attempt: Attempt, plan: PhasePlan, state: AttemptState): Outcome {
+    const answer = state.answer!;
     this.#collect(state, state.after, attempt, plan.array, result);
     if (result.denied.length > 0) {
       state.done = true;
