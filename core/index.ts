@@ -50,4 +50,5 @@ export { checkConfig, ConfigSchema } from './config/schema.js';
 export { ConfigFields, ConfigFieldNames } from './config/fields.js';
 export { beneathConfig, headerConfigFields, HeaderConfigs } from './config/headers.js';
 export { BoundedMap } from './bounded-map.js';
+export { systemClock, wallNow, type Clock } from './clock.js';
 export { sha256Hex } from './digest.js';

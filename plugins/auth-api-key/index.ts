@@ -6,14 +6,14 @@
  * window) get 401; verdicts are cached in memory and never outlive a key's validity.
  */
 import {
-  Errors, Stage, Tokens, Type, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
+  Errors, Stage, systemClock, Tokens, Type,
+  type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
-import { systemClock, type Clock } from './clock.js';
 import { ApiKeyStore } from './key-store.js';
 import { RotationScheduler } from './rotation-scheduler.js';
 import { DEFAULT_PREFIX, generateSecret } from './secrets.js';
 
-export type { Clock } from './clock.js';
+export type { Clock } from '../../core/index.js';
 
 /** Spec §8: a rotation's transition window is at least 30 minutes. */
 export const MIN_TRANSITION_MS = 30 * 60 * 1000;

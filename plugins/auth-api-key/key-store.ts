@@ -5,10 +5,9 @@
  * Registered as Tokens.KeyStore; the admin plugins reach it through the container.
  */
 import {
-  timeOrderedId, type ApiKeyView, type IssueOptions, type Issued, type KeyFilter, type KeyPatch, type KeyStore, type NewKey,
-  type Principal, type RecordStore, type RotationInput, type SecretBox,
+  timeOrderedId,
+  type ApiKeyView, type Clock, type Issued, type IssueOptions, type KeyFilter, type KeyPatch, type KeyStore, type NewKey, type Principal, type RecordStore, type RotationInput, type SecretBox,
 } from '../../core/index.js';
-import type { Clock } from './clock.js';
 import {
   DAY_MS, KEY_COLUMNS, ROTATION_PERIOD_DAYS, seconds, toPrincipal, toView,
   type KeyRow,

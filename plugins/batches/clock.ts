@@ -1,10 +1,5 @@
-/** Time as the batches see it; tests inject a clock they move by hand (expiry). */
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+/** Batch timestamps are Unix seconds, read from the batches' clock (tests move it by hand for expiry). */
+import type { Clock } from '../../core/index.js';
 
 export function unixSeconds(clock: Clock): number {
   return Math.floor(clock.now() / 1000);

@@ -6,15 +6,15 @@
  * secret box.
  */
 import {
-  Tokens, Type, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
+  systemClock, Tokens, Type,
+  type Clock, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
-import { systemClock, type Clock } from './clock.js';
 import { BatchManager } from './manager.js';
 import { ProviderBatches } from './provider.js';
 import { BatchRepo } from './repo.js';
 import { batchRoutes } from './routes.js';
 
-export type { Clock } from './clock.js';
+export type { Clock } from '../../core/index.js';
 
 const Options = Type.Object({
   /** Lines of one managed batch in flight at once. */

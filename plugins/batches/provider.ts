@@ -4,8 +4,11 @@
  * then `POST {base}/batches`; our record maps our id to the provider's and keeps its last answer
  * and the (sealed) credentials, so GET and cancel are forwarded without the client resending them.
  */
-import { Errors, sortableId, type FileService, type ProviderApi, type Scope, type SecretBox } from '../../core/index.js';
-import { unixSeconds, type Clock } from './clock.js';
+import {
+  Errors, sortableId,
+  type Clock, type FileService, type ProviderApi, type Scope, type SecretBox,
+} from '../../core/index.js';
+import { unixSeconds } from './clock.js';
 import type { CreateBatchBody } from './body.js';
 import type { SealedRequest } from './capture.js';
 import { providerStatus } from './object.js';

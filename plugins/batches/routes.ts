@@ -4,12 +4,12 @@
  * else (`immediate`, a strategy, a provider without a batch API) → a gateway-managed batch.
  */
 import {
-  Errors, inScope, JsonPayload, scopeOf, sortableId, type FileService, type GatewayResponse, type Kernel,
-  type RequestContext, type RouteDef, type Router, type Scope, type SecretBox,
+  Errors, inScope, JsonPayload, scopeOf, sortableId,
+  type Clock, type FileService, type GatewayResponse, type Kernel, type RequestContext, type RouteDef, type Router, type Scope, type SecretBox,
 } from '../../core/index.js';
 import { parseCreateBody, parseListQuery, type CreateBatchBody } from './body.js';
 import { captureHeaders, type SealedRequest } from './capture.js';
-import { unixSeconds, type Clock } from './clock.js';
+import { unixSeconds } from './clock.js';
 import type { BatchManager } from './manager.js';
 import { batchObject } from './object.js';
 import type { ProviderBatches } from './provider.js';

@@ -10,8 +10,11 @@
  * finished lines and re-runs the others, and the result files are written from the rows, so no
  * finished line is lost or written twice. Shutdown aborts in-flight lines without recording them.
  */
-import { Errors, type FileService, type Kernel, type Logger, type Principal, type Router } from '../../core/index.js';
-import { unixSeconds, type Clock } from './clock.js';
+import {
+  Errors,
+  type Clock, type FileService, type Kernel, type Logger, type Principal, type Router,
+} from '../../core/index.js';
+import { unixSeconds } from './clock.js';
 import { dispatchLine, type LinePlan } from './dispatch.js';
 import { recordExpiredLines, writeResultFiles } from './finalize.js';
 import { isBlank, isLineError, lineError, parseLine, type LineError, type ParsedLine } from './input.js';

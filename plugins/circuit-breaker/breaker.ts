@@ -18,8 +18,10 @@
  * A success resets the shared count only when its own instance has counted a failure since.
  * Store errors never fail a request: the breaker falls back to this instance's own view.
  */
-import { Errors, type Attempt, type AttemptRunner, type Outcome, type StateStore } from '../../core/index.js';
-import { now } from './clock.js';
+import {
+  Errors, wallNow as now,
+  type Attempt, type AttemptRunner, type Outcome, type StateStore,
+} from '../../core/index.js';
 import { judge, type BreakerPolicy, type Verdict } from './policy.js';
 
 export interface BreakerDeps {

@@ -11,10 +11,9 @@
  * (seconds until its window ends); refusals are 429 with Retry-After and the same headers.
  */
 import {
-  compileMatcher, enforceApplicable, Errors, usageOf,
+  compileMatcher, enforceApplicable, Errors, usageOf, wallNow as now,
   type GatewayResponse, type Matcher, type PolicyIndex, type RequestContext, type StateStore, type Workspaces,
 } from '../../core/index.js';
-import { now } from './clock.js';
 import type { RateLimitPolicy } from './policy-store.js';
 import { secondsUntil, UNIT_NAME, windowAt, type Window } from './windows.js';
 

@@ -3,10 +3,8 @@
  * Timestamps are ISO 8601 strings. SQL is portable (SQLite, PostgreSQL): `?` placeholders only.
  */
 import { randomUUID } from 'node:crypto';
-import type { RecordStore } from '../../core/index.js';
-import { PolicyTable, type Condition, type GroupBy } from '../../core/index.js';
+import { PolicyTable, wallNow as now, type Condition, type GroupBy, type RecordStore } from '../../core/index.js';
 import type { Unit } from './windows.js';
-import { now } from './clock.js';
 
 export const OBJECT = 'policy_rate_limits';
 export type LimitType = 'requests' | 'tokens';

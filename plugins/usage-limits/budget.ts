@@ -13,10 +13,9 @@
  * alert_threshold starts a new alert epoch, so its alerts can fire again (v1.11.0).
  */
 import {
-  enforceApplicable, Errors, usageOf,
+  enforceApplicable, Errors, usageOf, wallNow as now,
   type GatewayResponse, type Logger, type PolicyIndex, type RequestContext, type StateStore, type TokenUsage, type Workspaces,
 } from '../../core/index.js';
-import { now } from './clock.js';
 import type { AlertKind, StoredUsageLimit, UsageLimitStore } from './policy-store.js';
 import type { PriceTable } from './pricing.js';
 import { periodAt, type Period } from './schedule.js';

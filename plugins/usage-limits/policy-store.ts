@@ -3,10 +3,8 @@
  * conditions and group_by JSON text. SQL is portable (SQLite, PostgreSQL): `?` placeholders only.
  */
 import { randomUUID } from 'node:crypto';
-import type { RecordStore } from '../../core/index.js';
-import { PolicyTable, type Condition, type GroupBy } from '../../core/index.js';
+import { PolicyTable, wallNow as now, type Condition, type GroupBy, type RecordStore } from '../../core/index.js';
 import type { PeriodicReset } from './schedule.js';
-import { now } from './clock.js';
 
 export const OBJECT = 'policy_usage_limits';
 export type UsageType = 'cost' | 'tokens';

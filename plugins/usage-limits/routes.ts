@@ -6,9 +6,11 @@
  *   GET    /v1/policies/usage-limits/:id/alerts   the alerts raised, newest last (paginated)
  * GET and LIST expose periodic_reset, periodic_reset_days, next_usage_reset_at and last_reset_at (view.ts).
  */
-import { json, listPage, pageOf, registerPolicyRoutes, type PolicyIndex, type Router, type StateStore, type Workspaces } from '../../core/index.js';
+import {
+  json, listPage, pageOf, registerPolicyRoutes, wallNow as now,
+  type PolicyIndex, type Router, type StateStore, type Workspaces,
+} from '../../core/index.js';
 import { alertKey, usageKey } from './budget.js';
-import { now } from './clock.js';
 import { newUsageLimit, usageLimitChanges } from './from-body.js';
 import { OBJECT, type AlertKind, type StoredUsageLimit, type UsageLimitStore } from './policy-store.js';
 import { periodAt } from './schedule.js';
