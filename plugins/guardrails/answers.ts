@@ -38,34 +38,52 @@ export function finalOutcome(outcome: Outcome, response: GatewayResponse, failed
   return { ...outcome, status, response: { ...response, status } };
 }
 
-/** A JSON answer with `hook_results` added: the value when it changed, else the original text spliced. */
+/** A JSON answer with `hook_results` added: the value when it changed, else the original body spliced. */
 export function withHookResults(json: JsonPayload, results: HookResults, changed?: Record<string, unknown>): JsonPayload | undefined {
   if (changed) return JsonPayload.of({ ...changed, hook_results: results });
-  // Re-serialising an unchanged answer would cost more than everything the checks do; its text was
-  // decoded once already, when the output checks parsed it.
-  const text = json.text();
-  const end = text.lastIndexOf('}');
-  if (end < 0 || text.charCodeAt(firstNonSpace(text, 0)) !== OPEN || firstNonSpace(text, end + 1) !== text.length) return undefined;
-  const empty = text.charCodeAt(lastNonSpace(text, end - 1)) === OPEN;
-  return JsonPayload.fromBytes(`${text.slice(0, end)}${empty ? '' : ','}"hook_results":${hookResultsJson(results)}}`);
+  // Re-serialising an unchanged answer would cost more than everything the checks do. Bytes stay
+  // bytes: the provider's part is copied as it is and only the added text is encoded, so the host
+  // writes the body as it stands (a string would be flattened, measured and encoded again there).
+  const raw = json.bytes();
+  if (typeof raw === 'string') {
+    const at = splicePoint(raw.length, (i) => raw.charCodeAt(i));
+    return at && JsonPayload.fromBytes(raw.slice(0, at.end) + addedText(results, at.empty));
+  }
+  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const at = splicePoint(bytes.length, (i) => bytes[i]!);
+  if (!at) return undefined;
+  const added = addedText(results, at.empty);
+  const body = Buffer.allocUnsafe(at.end + Buffer.byteLength(added));
+  bytes.copy(body, 0, 0, at.end);
+  body.write(added, at.end);
+  return JsonPayload.fromBytes(body);
+}
+
+function addedText(results: HookResults, empty: boolean): string {
+  return `${empty ? '' : ','}"hook_results":${hookResultsJson(results)}}`;
 }
 
 const OPEN = 0x7b; // {
+const CLOSE = 0x7d; // }
+
+/**
+ * Where `hook_results` goes in a body that is one JSON object: the index of its closing brace, and
+ * whether the object is empty. Undefined for anything else (an array, a string). Every character
+ * looked at is ASCII, so string char codes and UTF-8 bytes read alike.
+ */
+function splicePoint(length: number, code: (i: number) => number): { end: number; empty: boolean } | undefined {
+  let end = length - 1;
+  while (end >= 0 && isSpace(code(end))) end--;
+  let start = 0;
+  while (start < length && isSpace(code(start))) start++;
+  if (end <= start || code(end) !== CLOSE || code(start) !== OPEN) return undefined;
+  let before = end - 1;
+  while (before > start && isSpace(code(before))) before--;
+  return { end, empty: before === start };
+}
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-function firstNonSpace(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  return i;
-}
-
-function lastNonSpace(text: string, from: number): number {
-  let i = from;
-  while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
-  return i;
 }
 
 /** A 2xx answer with a body: what output hooks look at (errors pass through untouched). */
