@@ -7,8 +7,6 @@ export class JsonPayload {
   #raw: Uint8Array | string | undefined;
   #value: unknown;
   #parsed: boolean;
-  /** The bytes decoded, kept while they are the body. */
-  #text: string | undefined;
 
   private constructor(raw: Uint8Array | string | undefined, value: unknown, parsed: boolean) {
     this.#raw = raw;
@@ -33,11 +31,10 @@ export class JsonPayload {
     return this.#value;
   }
 
-  /** The body as text: the original bytes decoded (once: parsing and splicing share it), or the value serialised. */
+  /** The body as text: the original bytes decoded, or the value serialised. */
   text(): string {
     const raw = this.bytes();
-    if (typeof raw === 'string') return raw;
-    return (this.#text ??= Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+    return typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
   }
 
   /** Replaces the value; the original bytes are dropped. */
@@ -45,7 +42,6 @@ export class JsonPayload {
     this.#value = next;
     this.#parsed = true;
     this.#raw = undefined;
-    this.#text = undefined;
   }
 
   /** Whether the value is at hand without parsing (built from a value, or parsed already). */
@@ -66,7 +62,6 @@ export class JsonPayload {
   touch(): void {
     void this.value;
     this.#raw = undefined;
-    this.#text = undefined;
   }
 
   /** The bytes to send: the originals when untouched, otherwise the value serialised. */

@@ -1,11 +1,11 @@
-/** JsonPayload: bytes kept as they arrived, parsed once, decoded once. */
+/** JsonPayload: bytes kept as they arrived, parsed once. */
 import { expect } from 'chai';
 import { JsonPayload } from '../../core/index.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('core: JsonPayload', () => {
-  it('sends the original bytes after a parse, and decodes them once for text and value', () => {
+  it('sends the original bytes after a parse, and gives them as text', () => {
     const raw = bytes('{"a":"é", "b": [1, 2]}');
     const p = JsonPayload.fromBytes(raw);
     expect(p.value).to.deep.equal({ a: 'é', b: [1, 2] });
