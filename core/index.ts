@@ -25,6 +25,7 @@ export * from './authz.js';
 export * from './dispatch.js';
 export * from './admin-body.js';
 export * from './usage.js';
+export { firstJsonString, lastJsonObject } from './json-scan.js';
 export * from './policies/conditions.js';
 export * from './policies/policy-index.js';
 export * from './policies/scope.js';

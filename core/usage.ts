@@ -1,8 +1,8 @@
 /**
  * Token usage of an answer, for limits that count tokens or cost.
  *   - JSON answers: their `usage` (prompt_tokens/completion_tokens, or input_tokens/output_tokens),
- *     found by scanning the bytes for the last `"usage"` key and parsing only its object (the
- *     answer itself is not parsed; OpenAI puts usage last).
+ *     found by scanning the body for the last `"usage"` key and parsing only its object (the
+ *     answer itself is not parsed; OpenAI puts usage last; json-scan.ts).
  *   - Streams: read as they pass to the client (no delay, no copy kept): the usage chunk when the
  *     stream carries one (OpenAI sends it with `stream_options: {"include_usage": true}`), else an
  *     estimate of 4 characters per token over the request's message text and the streamed text.
@@ -10,6 +10,7 @@
  * One stream meter per request, kept in `ctx.locals` under a well-known symbol, so every plugin
  * that meters the same answer shares it.
  */
+import { firstJsonString, lastJsonObject } from './json-scan.js';
 import type { GatewayResponse, RequestContext } from './types.js';
 
 export interface TokenUsage {
@@ -50,67 +51,10 @@ export function usageOf(ctx: RequestContext, response: GatewayResponse): TokenUs
   if (meter) return meter.result();
   if (!response.json) return undefined;
   const raw = response.json.bytes();
-  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-  const tokens = readUsage(lastObject(bytes, '"usage"'));
+  const tokens = readUsage(lastJsonObject(raw, '"usage"'));
   if (!tokens) return undefined;
-  const model = firstString(bytes, '"model"') ?? ctx.body['model'];
+  const model = firstJsonString(raw, '"model"') ?? ctx.body['model'];
   return { promptTokens: tokens[0], completionTokens: tokens[1], model: typeof model === 'string' ? model : undefined, estimated: false };
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/** Index of the first byte of the value after a key ending at `from` (past blanks and the colon), or -1. */
-function valueAt(bytes: Buffer, from: number): number {
-  let colon = false;
-  for (let i = from; i < bytes.length; i++) {
-    const c = bytes[i]!;
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
-    if (c === 0x3a && !colon) colon = true;
-    else return colon ? i : -1;
-  }
-  return -1;
-}
-
-/** The last `key: {...}` object in the bytes, parsed (a key inside a string is preceded by a backslash). */
-function lastObject(bytes: Buffer, key: string): unknown {
-  for (let at = bytes.length; at > 0;) {
-    const found = bytes.lastIndexOf(key, at - 1, 'latin1');
-    if (found === -1) return undefined;
-    at = found;
-    if (found > 0 && bytes[found - 1] === BACKSLASH) continue;
-    const start = valueAt(bytes, found + key.length);
-    if (start === -1 || bytes[start] !== 0x7b) continue;
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < bytes.length; i++) {
-      const c = bytes[i]!;
-      if (inString) {
-        if (c === BACKSLASH) i++;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
-      else if (c === 0x7b) depth++;
-      else if (c === 0x7d && --depth === 0) {
-        try {
-          return JSON.parse(bytes.toString('utf8', start, i + 1));
-        } catch {
-          break;
-        }
-      }
-    }
-  }
-  return undefined;
-}
-
-/** The first `key: "..."` string value in the bytes (escape-free values only, as model names are). */
-function firstString(bytes: Buffer, key: string): string | undefined {
-  const found = bytes.indexOf(key, 0, 'latin1');
-  if (found === -1) return undefined;
-  const start = valueAt(bytes, found + key.length);
-  if (start === -1 || bytes[start] !== QUOTE) return undefined;
-  const end = bytes.indexOf(QUOTE, start + 1);
-  if (end === -1 || bytes.lastIndexOf(BACKSLASH, end) > start) return undefined;
-  return bytes.toString('utf8', start + 1, end);
 }
 
 function num(v: unknown): number | undefined {

@@ -6,7 +6,7 @@
  * recorded. Kept in `ctx.locals` under our symbol.
  */
 import type { AttemptRunner, Outcome, RequestContext } from '../../core/index.js';
-import { usageFromJson, usageFromValue, type Usage } from './usage.js';
+import { usageFromPayload, type Usage } from './usage.js';
 
 export const CAPTURE = Symbol('observe.logs.capture');
 
@@ -67,7 +67,7 @@ export function timeCalls(run: AttemptRunner): AttemptRunner {
 function answerUsage(outcome: Outcome): Usage | undefined {
   const json = outcome.response?.json;
   if (!json || outcome.status < 200 || outcome.status >= 300) return undefined;
-  return json.parsed ? usageFromValue(json.value) : usageFromJson(json.bytes());
+  return usageFromPayload(json);
 }
 
 /** Passes a stream through, keeping its tail (and its body, bounded) for the log. */

@@ -10,7 +10,7 @@ import {
 import { CAPTURE, type Capture } from './capture.js';
 import { hookRowsText } from './hook-rows.js';
 import { redact } from './redact.js';
-import { usageFromJson, usageFromSseTail, type Usage } from './usage.js';
+import { usageFromPayload, usageFromSseTail, type Usage } from './usage.js';
 
 /** Span headers as the trace plugin keeps them (`observe.trace`). */
 const SPAN_KEY = Symbol.for('gw.trace.span');
@@ -79,7 +79,7 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
     if (ok) usage = (capture ? usageFromSseTail(capture.tail) : undefined) ?? meteredUsage(ctx);
   } else {
     // The provider's answer as it came back; else (a cache hit) the answer sent.
-    usage = capture?.usage ?? (ok && json ? usageFromJson(json.bytes()) : undefined);
+    usage = capture?.usage ?? (ok && json ? usageFromPayload(json) : undefined);
   }
   const model = capture?.model ?? ctx.body['model'];
   const provider = outcome?.provider ?? (typeof target?.provider === 'string' && !target.provider.startsWith('@') ? target.provider : undefined);
