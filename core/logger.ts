@@ -2,6 +2,7 @@
  * pino enters the codebase here. Secrets are redacted by path so that no log line carries a key.
  */
 import { pino, type Logger as PinoLogger, type DestinationStream } from 'pino';
+import { LineSink } from './line-sink.js';
 
 export type Logger = PinoLogger;
 
@@ -22,6 +23,8 @@ export const REDACT_PATHS = [
 
 /** How long a log line may wait in the buffer before it is written (lines are batched under load). */
 const FLUSH_INTERVAL_MS = 250;
+/** Log text that may wait for a slow stdout before lines are dropped (counted). */
+const MAX_PENDING_LOG_CHARS = 64 * 1024 * 1024;
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
@@ -36,20 +39,14 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 }
 
 /**
- * stdout through an asynchronous buffer: one write per 4 KiB of lines instead of one per line,
- * and a timer so that a quiet gateway's last lines still appear promptly.
+ * stdout through an asynchronous, batched line sink: one write per 4 KiB of lines instead of one
+ * per line, and a timer so that a quiet gateway's last lines still appear promptly.
  */
 function batchedStdout(): DestinationStream {
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const timer = setInterval(() => {
-    try {
-      stream.flush();
-    } catch {
-      /* not ready or closed */
-    }
-  }, FLUSH_INTERVAL_MS);
+  const sink = new LineSink(1, { minChars: 4096, maxPendingChars: MAX_PENDING_LOG_CHARS });
+  const timer = setInterval(() => sink.flush(), FLUSH_INTERVAL_MS);
   timer.unref();
-  return stream;
+  return sink;
 }
 
 /** Fields of an access line: known names (no escaping needed), plain values; undefined ones are left out. */
