@@ -23,6 +23,8 @@ export const REDACT_PATHS = [
 
 /** How long a log line may wait in the buffer before it is written (lines are batched under load). */
 const FLUSH_INTERVAL_MS = 250;
+/** Waiting log text that starts a write: each write wakes a thread of the pool, so under load fewer, larger writes cost less. */
+const MIN_LOG_WRITE_CHARS = 64 * 1024;
 /** Log text that may wait for a slow stdout before lines are dropped (counted). */
 const MAX_PENDING_LOG_CHARS = 64 * 1024 * 1024;
 
@@ -39,11 +41,11 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 }
 
 /**
- * stdout through an asynchronous, batched line sink: one write per 4 KiB of lines instead of one
+ * stdout through an asynchronous, batched line sink: one write per 64 KiB of lines instead of one
  * per line, and a timer so that a quiet gateway's last lines still appear promptly.
  */
 function batchedStdout(): DestinationStream {
-  const sink = new LineSink(1, { minChars: 4096, maxPendingChars: MAX_PENDING_LOG_CHARS });
+  const sink = new LineSink(1, { minChars: MIN_LOG_WRITE_CHARS, maxPendingChars: MAX_PENDING_LOG_CHARS });
   const timer = setInterval(() => sink.flush(), FLUSH_INTERVAL_MS);
   timer.unref();
   return sink;
