@@ -1,7 +1,8 @@
 /**
- * One request's log entry: picked from the finished request in `onResponse` (field reads only; the
- * usage scan reads a few bytes), turned into a row when its batch is written (JSON, redaction and
- * the cost are paid there, off the request path).
+ * One request's log entry: picked from the finished request in `onResponse` (field reads, the
+ * usage scan of a few bytes, and the hook results' compact text), turned into a row when its batch
+ * is written (the rest of the JSON, redaction and the cost are paid there, off the request path).
+ * `recordBodies` also decides whether check `data` (which may quote the user's text) is kept.
  */
 import {
   GUARDRAIL_RESULTS,
@@ -60,7 +61,12 @@ export interface PendingLog {
   cacheStatus: string | null;
   retries: number;
   metadata: Record<string, string> | undefined;
-  hooks: GuardrailRecord[] | undefined;
+  /**
+   * Hook results as the row stores them (hook-rows.ts), made now rather than at the batch write:
+   * a result's objects kept for the batch's lifetime outlive a minor GC or two (copied, then
+   * promoted); one string does not cost that.
+   */
+  hooks: string | null;
   requestBody: unknown;
   responseBody: string | Uint8Array | readonly Uint8Array[] | undefined;
   responseCut: boolean;
@@ -110,7 +116,7 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
     cacheStatus: response.headers[CACHE_STATUS_HEADER] ?? null,
     retries: outcome?.retries ?? 0,
     metadata: hasKeys(ctx.metadata) ? ctx.metadata : undefined,
-    hooks: ctx.locals.get(GUARDRAIL_RESULTS) as GuardrailRecord[] | undefined,
+    hooks: hookRowsText(ctx.locals.get(GUARDRAIL_RESULTS) as GuardrailRecord[] | undefined, recordBodies),
     requestBody: recordBodies ? ctx.body : undefined,
     responseBody: recordBodies ? (response.stream ? capture?.body : json?.bytes() ?? response.raw) : undefined,
     responseCut: recordBodies && response.stream !== undefined && capture?.bodyCut === true,
@@ -167,8 +173,6 @@ function hasKeys(o: Record<string, unknown>): boolean {
 
 export interface RowOptions {
   maxBodyBytes: number;
-  /** Whether check `data` (which may quote the user's text) is kept in hook results. */
-  withCheckData: boolean;
 }
 
 /** The values of one row, in `COLUMNS` order. */
@@ -180,7 +184,7 @@ export function toRow(e: PendingLog, id: string, cost: number | null, o: RowOpti
     e.provider, e.integration, e.model, e.target, e.status, e.errorCode, e.reason, e.stream ? 1 : 0,
     round(e.latencyMs), e.upstreamMs === null ? null : round(e.upstreamMs), u?.prompt_tokens ?? null,
     u?.completion_tokens ?? null, u?.total_tokens ?? null, cost, e.cacheStatus, e.retries,
-    e.metadata ? JSON.stringify(e.metadata) : null, hookRowsText(e.hooks, o.withCheckData),
+    e.metadata ? JSON.stringify(e.metadata) : null, e.hooks,
     e.requestBody === undefined ? null : bodyText(JSON.stringify(redact(e.requestBody)), o.maxBodyBytes),
     responseText(e, o.maxBodyBytes),
   ];

@@ -75,7 +75,7 @@ export default class RequestLogsPlugin implements Plugin<Options> {
       capacity: o.queueCapacity,
       batchSize: o.batchSize,
       flushIntervalMs: o.flushIntervalMs,
-      rows: { maxBodyBytes: o.maxBodyBytes, withCheckData: o.recordBodies },
+      rows: { maxBodyBytes: o.maxBodyBytes },
       // The usage-limits plugin may be applied after this one: looked up at the first write.
       pricing: () => (pricing ??= api.container.isRegistered(PRICING, true) ? api.container.resolve<PricingService>(PRICING) : undefined),
     }, api.logger);

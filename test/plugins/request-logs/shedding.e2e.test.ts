@@ -88,7 +88,7 @@ describe('observe.logs recorder', () => {
       },
     } as unknown as LogStore;
     const recorder = new Recorder(store, {
-      capacity: 4, batchSize: 2, flushIntervalMs: 60_000, rows: { maxBodyBytes: 1024, withCheckData: false }, pricing: () => undefined,
+      capacity: 4, batchSize: 2, flushIntervalMs: 60_000, rows: { maxBodyBytes: 1024 }, pricing: () => undefined,
     }, logger);
     try {
       for (let i = 0; i < 2; i++) recorder.push(entry(i));
