@@ -2,6 +2,7 @@
  * Throughput and latency of one target under load, measured with autocannon in this process.
  */
 import autocannon from 'autocannon';
+import { gcStatsSince, logOffset, type GcStats } from './gc-stats.js';
 import type { Target } from './targets.js';
 
 export interface LoadResult {
@@ -15,9 +16,12 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** The serving process's GC work per request (`--gc` only). */
+  gc?: GcStats;
 }
 
 export async function runLoad(t: Target, connections: number, durationS: number): Promise<LoadResult> {
+  const gcFrom = t.gcLog === undefined ? undefined : logOffset(t.gcLog);
   const r = await autocannon({
     url: t.origin + t.path,
     method: 'POST',
@@ -36,5 +40,6 @@ export async function runLoad(t: Target, connections: number, durationS: number)
     errors: r.errors,
     timeouts: r.timeouts,
     non2xx: r.non2xx,
+    ...(gcFrom === undefined ? {} : { gc: gcStatsSince(t.gcLog!, gcFrom, r.requests.total) }),
   };
 }

@@ -46,9 +46,13 @@ export async function startServer(
   logFile: string,
   timeoutMs = 20_000,
   cpu?: number,
+  nodeArgs: readonly string[] = [],
 ): Promise<ServerProcess> {
   const fd = openSync(logFile, 'w');
-  const command = [process.execPath, script, ...args];
+  const command = [process.execPath, ...nodeArgs, script, ...args];
+  // V8 prints its traces (`--trace-gc-nvp`) through stdio, block-buffered into a log file: line
+  // buffering puts a run's lines in the log by the time the run ends. stdbuf execs in place.
+  if (nodeArgs.length > 0) command.unshift('stdbuf', '-oL');
   // taskset execs node in place: the child's pid is the server's.
   if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
   const proc = spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });

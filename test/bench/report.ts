@@ -5,7 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import type { GcStats } from './gc-stats.js';
 import type { LoadResult } from './load.js';
+import { median } from './stats.js';
 import type { StreamStats } from './ttfb.js';
 
 export interface LoadSummary {
@@ -50,7 +52,8 @@ export function printRun(scenario: string, round: number | 'warm-up', r: LoadRes
   const failures = r.errors + r.timeouts + r.non2xx;
   console.log(
     `  ${scenario} ${round === 'warm-up' ? 'warm-up' : `round ${round}`}  ${r.target.padEnd(8)} ${f0(r.rps).padStart(7)} req/s  p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms` +
-      (failures > 0 ? `  FAILURES ${failures} (errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx})` : ''),
+      (failures > 0 ? `  FAILURES ${failures} (errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx})` : '') +
+      (r.gc ? `  gc: ${f0(r.gc.allocated)} B alloc, ${f0(r.gc.survived)} B survived, ${f0(r.gc.promoted)} B promoted, ${f1(r.gc.pauseUs)} µs pause /req` : ''),
   );
 }
 
@@ -80,6 +83,19 @@ export function printSummaries(summaries: Summary[]): void {
         ]),
       ]),
     );
+  }
+  const withGc = load.filter((s) => s.runs.some((r) => r.subject.gc && r.baseline.gc));
+  if (withGc.length > 0) {
+    const gcMedian = (s: LoadSummary, side: 'baseline' | 'subject', f: (g: GcStats) => number) => median(s.runs.map((r) => f(r[side].gc!)));
+    const sideRow = (s: LoadSummary, side: 'baseline' | 'subject', label: string) => [
+      s.scenario, label, f0(gcMedian(s, side, (g) => g.allocated)), f0(gcMedian(s, side, (g) => g.survived)),
+      f0(gcMedian(s, side, (g) => g.promoted)), f1(gcMedian(s, side, (g) => g.pauseUs)),
+    ];
+    console.log('\ngc per request (median of rounds; bytes; pause = main-thread GC time, µs)');
+    console.log(table([
+      ['scenario', 'side', 'allocated', 'survived', 'promoted', 'pause'],
+      ...withGc.flatMap((s) => [sideRow(s, 'baseline', s.baseline), sideRow(s, 'subject', 'gateway')]),
+    ]));
   }
   if (streams.length > 0) {
     console.log('\nstreams (sequential; ms; TTFB = first body byte)');

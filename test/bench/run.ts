@@ -1,6 +1,6 @@
 /**
  * Bench entry point: `npm run bench -- [--scenario chat,stream] [--rounds 3] [--duration 5]
- * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--list]`.
+ * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--gc] [--list]`.
  * Servers run as child processes; the load generator runs here (the machine has 2 cores).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     gateway: { type: 'string', default: join(root, 'dist/host/main.js') },
     list: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
+    gc: { type: 'boolean', default: false },
   },
 });
 
@@ -40,6 +41,7 @@ const options = {
   connections: values.connections === undefined ? undefined : Number(values.connections),
   gateway: resolve(values.gateway),
   pin: values.pin,
+  gc: values.gc,
 };
 
 async function loadScenario(s: Scenario, stack: Stack): Promise<LoadSummary> {
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
   const summaries: Summary[] = [];
   for (const s of selected) {
     console.log(`\n${s.name}: ${s.description} (baseline: ${s.baseline})`);
-    const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined });
+    const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined, gc: options.gc });
     try {
       await probe(stack.baseline);
       await probe(stack.subject);

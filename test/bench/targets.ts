@@ -15,6 +15,8 @@ export interface Target {
   headers: Record<string, string>;
   body: string;
   stream: boolean;
+  /** The log of the process serving this target, when it runs with `--trace-gc-nvp` (`--gc`). */
+  gcLog?: string;
 }
 
 export interface Stack {
@@ -33,6 +35,8 @@ export interface StackOptions {
   workDir: string;
   /** CPUs when pinned (`--pin`): the upstream's, and the server under test's (gateway or bare proxy). */
   pin?: { upstream: number; server: number };
+  /** Servers under test run with `--trace-gc-nvp`, so that runs can report their GC work (`--gc`). */
+  gc?: boolean;
 }
 
 /** `{{upstream}}` in header values and the body stands for the upstream URL (only known at run time). */
@@ -60,6 +64,8 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
   const stopAllOf = () => Promise.all(processes.map((p) => stop(p.proc))).then(() => undefined);
   const dir = mkdtempSync(join(o.workDir, `${s.name}-`));
   try {
+    const gcArgs = o.gc ? ['--trace-gc-nvp'] : [];
+    const gcLog = (p: ServerProcess) => (o.gc ? { gcLog: p.logFile } : {});
     const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), ['--chunk-delay', String(s.upstreamChunkDelayMs ?? 0)], {}, join(dir, 'upstream.log'), undefined, o.pin?.upstream);
     processes.push(upstream);
 
@@ -88,6 +94,7 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
         join(dir, `gateway-${gateways.size}.log`),
         undefined,
         o.pin?.server,
+        gcArgs,
       );
       processes.push(gw);
       gateways.set(key, gw);
@@ -102,16 +109,16 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     };
 
     const gw = await gatewayFor(s);
-    const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, ...requestOf(s, upstream.url) });
+    const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, ...requestOf(s, upstream.url), ...gcLog(gw) });
     let baseline: Target;
     if (s.baseline === 'proxy') {
-      const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url], {}, join(dir, 'proxy.log'), undefined, o.pin?.server);
+      const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url], {}, join(dir, 'proxy.log'), undefined, o.pin?.server, gcArgs);
       processes.push(proxy);
-      baseline = { label: 'proxy', origin: proxy.url, ...requestOf(s, upstream.url) };
+      baseline = { label: 'proxy', origin: proxy.url, ...requestOf(s, upstream.url), ...gcLog(proxy) };
     } else {
       const b = findScenario(s.baseline);
       const bgw = await gatewayFor(b);
-      baseline = await prepared(b, bgw.url, { label: `gateway:${b.name}`, origin: bgw.url, ...requestOf(b, upstream.url) });
+      baseline = await prepared(b, bgw.url, { label: `gateway:${b.name}`, origin: bgw.url, ...requestOf(b, upstream.url), ...gcLog(bgw) });
     }
     return { baseline, subject, processes, stop: stopAllOf };
   } catch (err) {
