@@ -138,6 +138,13 @@ describe('observe.logs storage units', () => {
     expect(uuidv7(1_700_000_000_000)).not.to.equal(a);
   });
 
+  it('counts up within a millisecond, so ids of one millisecond sort in the order they were made', () => {
+    const ids = Array.from({ length: 1000 }, () => uuidv7(1_700_000_000_123));
+    expect([...ids].sort()).to.deep.equal(ids);
+    expect(new Set(ids).size).to.equal(1000);
+    for (const id of ids) expect(id).to.match(/^018bcfe5-687b-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
   it('writes a batch as multi-row INSERTs of power-of-two sizes, reusing their texts', async () => {
     const statements: { sql: string; params: readonly unknown[] }[] = [];
     const store = {
