@@ -10,6 +10,7 @@
  *
  * It knows no provider, strategy, check or header by name: those are plugins.
  */
+import { RequestAttempt } from './attempt.js';
 import { Errors, GatewayError, isGatewayError } from './errors.js';
 import { JsonPayload } from './payload.js';
 import { validateConfig } from './config/validate.js';
@@ -142,20 +143,7 @@ export class Kernel {
 
   /** One leaf: the attempt-scope hooks around the wrapped provider call. */
   async runTarget(target: Target, ctx: RequestContext): Promise<Outcome> {
-    const request = ctx.request;
-    const attempt: Attempt = {
-      ctx,
-      endpoint: ctx.endpoint!,
-      target,
-      body: ctx.body,
-      headers: {},
-      stream: ctx.stream,
-      // The request's signal, made when first read (an AbortController costs microseconds; a cache hit needs none).
-      get signal() {
-        return request.signal;
-      },
-      retry: 0,
-    };
+    const attempt = new RequestAttempt(ctx, target);
     let outcome: Outcome;
     try {
       const early = (await this.hooks.beforeRequest.promise(attempt)) ?? (await this.hooks.guardInput.promise(attempt));
