@@ -1,12 +1,14 @@
 /**
  * node:http front end: IncomingMessage/ServerResponse ⇄ GatewayRequest/GatewayResponse.
- * Bodies are read after auth, bounded by the body limit; answers are written with backpressure,
- * streams chunk by chunk; a client that goes away aborts the upstream call.
+ * Bodies are read after auth, bounded by the body limit; whole answers are written at the end of
+ * the event loop's turn, together (turn-writer.ts), streams chunk by chunk with backpressure; a
+ * client that goes away aborts the upstream call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
 import { bodyMode, errorResponse, missResponse, parseJson, splitUrl, STATUS_TEXT } from './dispatch.js';
+import { TurnWriter } from './turn-writer.js';
 
 export type NodeNext = (error?: unknown) => void;
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: NodeNext) => void;
@@ -19,6 +21,7 @@ export interface NodeHandlerState {
 export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): NodeHandler {
   const { kernel, registries, settings } = runtime;
   const limit = settings.bodyLimit;
+  const writer = new TurnWriter();
 
   return (req, res, next) => {
     const method = req.method ?? 'GET';
@@ -26,7 +29,7 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
     const match = registries.routes.match(method, path);
     if (!match.route) {
       if (next && match.allowed.length === 0) return next();
-      void write(res, missResponse(match.allowed, method, path), state).catch(() => undefined);
+      void write(res, missResponse(match.allowed, method, path), state, writer).catch(() => undefined);
       return;
     }
     const route = match.route;
@@ -43,7 +46,7 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
       async (response) => {
         let error: unknown;
         try {
-          await write(res, response, state);
+          await write(res, response, state, writer);
         } catch (e) {
           error = e;
         }
@@ -52,7 +55,7 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
       (e) => {
         // kernel.handle never rejects; this is a last line of defence.
         const response = errorResponse(Errors.internal());
-        void write(res, response, state).catch(() => undefined);
+        void write(res, response, state, writer).catch(() => undefined);
         kernel.complete(ctx, response, e);
       },
     );
@@ -131,7 +134,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   });
 }
 
-async function write(res: ServerResponse, response: GatewayResponse, state: NodeHandlerState): Promise<void> {
+async function write(res: ServerResponse, response: GatewayResponse, state: NodeHandlerState, writer: TurnWriter): Promise<void> {
   if (res.headersSent || res.destroyed) {
     await drainStream(response);
     return;
@@ -148,8 +151,7 @@ async function write(res: ServerResponse, response: GatewayResponse, state: Node
   }
   const body = response.json ? response.json.bytes() : response.raw;
   if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  res.writeHead(response.status, reason, headers);
-  res.end(body);
+  await writer.write(res, response.status, reason, headers, body);
 }
 
 async function pipeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>): Promise<void> {
