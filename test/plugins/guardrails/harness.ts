@@ -112,9 +112,21 @@ export const requireMeta = defineCheck({
   },
 });
 
+/** Answer phases: passes when the answer's JSON (not its text) names `model`; reads it directly and from a copy. */
+export const answerModel = defineCheck({
+  id: 'test.answerModel',
+  params: Type.Object({ model: Type.String() }),
+  phases: ['output', 'afterRequest'],
+  check(input, params) {
+    const direct = (input.response?.json as { model?: unknown } | undefined)?.model;
+    const copied = (JSON.parse(JSON.stringify(input.response)) as { json?: { model?: unknown } }).json?.model;
+    return { verdict: direct === params.model, data: { direct: String(direct), copied: String(copied) } };
+  },
+});
+
 export const TestChecks = defineGuardrailPlugin({
   id: 'test.guardrail-checks',
-  checks: [forbid, slow, broken, hang, redact, maxWords, requireMeta],
+  checks: [forbid, slow, broken, hang, redact, maxWords, requireMeta, answerModel],
 });
 
 /** Keeps each request's guardrail records (the array in ctx.locals, which detached hooks fill later). */

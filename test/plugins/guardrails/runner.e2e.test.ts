@@ -126,6 +126,17 @@ describe('guardrails.runner (end to end)', () => {
       expect(res.json.hook_results.after_request_hooks.map((h: { id: string; verdict: boolean }) => [h.id, h.verdict])).to.deep.equal([['no-echo', false], ['short', true]]);
     });
 
+    it('let checks read the answer as JSON, directly and in a serialised copy, alongside its text', async () => {
+      const config = leaf(mocks[0]!, { output_guardrails: [{ id: 'model', deny: true, 'test.answerModel': { model: 'gpt-4o-mini' }, 'test.forbid': { word: 'secret' } }] });
+      const res = await send(gw, config, chat('hello', { model: 'gpt-4o-mini' }));
+      expect(res.status).to.equal(200);
+      const checks = res.json.hook_results.after_request_hooks[0].checks;
+      expect(checks[0]).to.deep.include({ id: 'test.answerModel', verdict: true, data: { direct: 'gpt-4o-mini', copied: 'gpt-4o-mini' } });
+      expect(seen.calls.at(-1)!.text).to.equal('echo: hello');
+      const other = await send(gw, config, chat('hello', { model: 'gpt-other' }));
+      expect(other.status).to.equal(446);
+    });
+
     it('on_fail.deny makes an output guardrail blocking', async () => {
       const config = leaf(mocks[0]!, { output_guardrails: [{ id: 'no-echo', on_fail: { deny: true }, 'test.forbid': { word: 'echo' } }] });
       const res = await send(gw, config, chat('hello'));
