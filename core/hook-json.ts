@@ -6,18 +6,33 @@
  */
 import type { CheckVerdict, HookResult, HookResults } from './guardrails.js';
 
-/** Ids and types repeat from request to request: their quoted forms are kept (bounded). */
-const quoted = new Map<string, string>();
-const MAX_QUOTED = 4096;
+/**
+ * Ids, types and data keys repeat from request to request: the fixed text around them is kept
+ * (bounded), so a result is written in a few pieces. Fewer pieces are also a cheaper flattening
+ * when the text is encoded: a string built from many small concatenations is a deep rope.
+ */
+const MAX_KEPT = 4096;
 
-function quote(s: string): string {
-  let q = quoted.get(s);
-  if (q === undefined) {
-    q = JSON.stringify(s);
-    if (quoted.size < MAX_QUOTED) quoted.set(s, q);
+class Kept {
+  readonly #texts = new Map<string, string>();
+  constructor(private readonly make: (s: string) => string) {}
+  get(s: string): string {
+    let t = this.#texts.get(s);
+    if (t === undefined) {
+      t = this.make(s);
+      if (this.#texts.size < MAX_KEPT) this.#texts.set(s, t);
+    }
+    return t;
   }
-  return q;
 }
+
+/** `"key":` of a data field. */
+const keyText = new Kept((k) => `${JSON.stringify(k)}:`);
+/** A check's opening up to its verdict. */
+const checkHead = new Kept((id) => `{"id":${JSON.stringify(id)},"verdict":`);
+/** A hook's opening up to its type; the type's text up to the verdict. */
+const hookHead = new Kept((id) => `{"id":${JSON.stringify(id)},"type":`);
+const typeText = new Kept((type) => `${JSON.stringify(type)},"verdict":`);
 
 /** A JSON value of the schema's scalar fields: booleans and finite numbers as text, anything else stringified. */
 function scalar(v: unknown): string {
@@ -41,13 +56,13 @@ function dataJson(data: unknown): string {
     else if (typeof v === 'number' && Number.isFinite(v)) text = String(v);
     else if (typeof v === 'boolean') text = v ? 'true' : 'false';
     else return JSON.stringify(data);
-    s += `${s.length === 1 ? '' : ','}${quote(key)}:${text}`;
+    s += `${s.length === 1 ? '' : ','}${keyText.get(key)}${text}`;
   }
   return `${s}}`;
 }
 
 function checkJson(c: CheckVerdict): string {
-  let s = `{"id":${quote(c.id)},"verdict":${scalar(c.verdict)}`;
+  let s = checkHead.get(c.id) + scalar(c.verdict);
   if (c.data !== undefined) s += `,"data":${dataJson(c.data)}`;
   if (c.error !== undefined) s += `,"error":${JSON.stringify(c.error)}`;
   s += `,"execution_time":${scalar(c.execution_time)}`;
@@ -55,9 +70,18 @@ function checkJson(c: CheckVerdict): string {
   return `${s}}`;
 }
 
+/** `,"deny":…,"async":…,"checks":[` for each pair of flags. */
+const FLAGS = [
+  ',"deny":false,"async":false,"checks":[', ',"deny":false,"async":true,"checks":[',
+  ',"deny":true,"async":false,"checks":[', ',"deny":true,"async":true,"checks":[',
+];
+
 /** One hook result as a JSON object. */
 export function hookResultJson(r: HookResult): string {
-  let s = `{"id":${quote(r.id)},"type":${quote(r.type)},"verdict":${scalar(r.verdict)},"deny":${scalar(r.deny)},"async":${scalar(r.async)},"checks":[`;
+  const flags = typeof r.deny === 'boolean' && typeof r.async === 'boolean'
+    ? FLAGS[(r.deny ? 2 : 0) + (r.async ? 1 : 0)]
+    : `,"deny":${scalar(r.deny)},"async":${scalar(r.async)},"checks":[`;
+  let s = hookHead.get(r.id) + typeText.get(r.type) + scalar(r.verdict) + flags;
   const checks = r.checks;
   for (let i = 0; i < checks.length; i++) s += (i === 0 ? '' : ',') + checkJson(checks[i]!);
   s += `],"execution_time":${scalar(r.execution_time)}`;
