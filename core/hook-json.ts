@@ -4,6 +4,7 @@
  * the checks' `data` goes through it. Fields come in the order the runner builds them, so the text
  * equals JSON.stringify of its results (tested).
  */
+import { BoundedMap } from './bounded-map.js';
 import type { CheckVerdict, HookResult, HookResults } from './guardrails.js';
 
 /**
@@ -13,14 +14,15 @@ import type { CheckVerdict, HookResult, HookResults } from './guardrails.js';
  */
 const MAX_KEPT = 4096;
 
+/** The text `make` gives for a string, kept in a bounded memo (no closure per lookup, unlike `remember`). */
 class Kept {
-  readonly #texts = new Map<string, string>();
+  readonly #texts = new BoundedMap<string, string>(MAX_KEPT);
   constructor(private readonly make: (s: string) => string) {}
   get(s: string): string {
     let t = this.#texts.get(s);
     if (t === undefined) {
       t = this.make(s);
-      if (this.#texts.size < MAX_KEPT) this.#texts.set(s, t);
+      this.#texts.set(s, t);
     }
     return t;
   }
