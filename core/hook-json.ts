@@ -28,13 +28,24 @@ class Kept {
   }
 }
 
-/** `"key":` of a data field. */
-const keyText = new Kept((k) => `${JSON.stringify(k)}:`);
-/** A check's opening up to its verdict. */
+/** `{"key":` opening a data object, and `,"key":` for the fields after the first. */
+const firstKey = new Kept((k) => `{${JSON.stringify(k)}:`);
+const nextKey = new Kept((k) => `,${JSON.stringify(k)}:`);
+/** A check's opening up to its verdict; with the verdict and `"data":` too, one per verdict. */
 const checkHead = new Kept((id) => `{"id":${JSON.stringify(id)},"verdict":`);
-/** A hook's opening up to its type; the type's text up to the verdict. */
+const passedCheckHead = new Kept((id) => `{"id":${JSON.stringify(id)},"verdict":true,"data":`);
+const failedCheckHead = new Kept((id) => `{"id":${JSON.stringify(id)},"verdict":false,"data":`);
+/** A hook's opening up to its type; the type's text with the verdict, one per verdict. */
 const hookHead = new Kept((id) => `{"id":${JSON.stringify(id)},"type":`);
 const typeText = new Kept((type) => `${JSON.stringify(type)},"verdict":`);
+const passedType = new Kept((type) => `${JSON.stringify(type)},"verdict":true`);
+const failedType = new Kept((type) => `${JSON.stringify(type)},"verdict":false`);
+
+/** Closing texts with the time, for the times most checks and hooks take (whole ms, rounded). */
+const KEPT_TIMES = 64;
+const checkTails = Array.from({ length: KEPT_TIMES }, (_, t) => `,"execution_time":${t}}`);
+const hookTails = Array.from({ length: KEPT_TIMES }, (_, t) => `],"execution_time":${t}}`);
+const keptTime = (t: unknown): t is number => typeof t === 'number' && Number.isInteger(t) && t >= 0 && t < KEPT_TIMES && !Object.is(t, -0);
 
 /** A JSON value of the schema's scalar fields: booleans and finite numbers as text, anything else stringified. */
 function scalar(v: unknown): string {
@@ -50,7 +61,7 @@ function scalar(v: unknown): string {
  */
 function dataJson(data: unknown): string {
   if (data === null || typeof data !== 'object' || Object.getPrototypeOf(data) !== Object.prototype) return JSON.stringify(data) ?? 'null';
-  let s = '{';
+  let s = '';
   for (const key in data) {
     const v = (data as Record<string, unknown>)[key];
     let text: string;
@@ -58,15 +69,20 @@ function dataJson(data: unknown): string {
     else if (typeof v === 'number' && Number.isFinite(v)) text = String(v);
     else if (typeof v === 'boolean') text = v ? 'true' : 'false';
     else return JSON.stringify(data);
-    s += `${s.length === 1 ? '' : ','}${keyText.get(key)}${text}`;
+    s += (s === '' ? firstKey.get(key) : nextKey.get(key)) + text;
   }
-  return `${s}}`;
+  return s === '' ? '{}' : `${s}}`;
 }
 
 function checkJson(c: CheckVerdict): string {
-  let s = checkHead.get(c.id) + scalar(c.verdict);
-  if (c.data !== undefined) s += `,"data":${dataJson(c.data)}`;
+  let s: string;
+  if (c.data !== undefined && typeof c.verdict === 'boolean') s = (c.verdict ? passedCheckHead : failedCheckHead).get(c.id) + dataJson(c.data);
+  else {
+    s = checkHead.get(c.id) + scalar(c.verdict);
+    if (c.data !== undefined) s += `,"data":${dataJson(c.data)}`;
+  }
   if (c.error !== undefined) s += `,"error":${JSON.stringify(c.error)}`;
+  if (c.transformed === undefined && keptTime(c.execution_time)) return s + checkTails[c.execution_time]!;
   s += `,"execution_time":${scalar(c.execution_time)}`;
   if (c.transformed !== undefined) s += `,"transformed":${scalar(c.transformed)}`;
   return `${s}}`;
@@ -83,9 +99,11 @@ export function hookResultJson(r: HookResult): string {
   const flags = typeof r.deny === 'boolean' && typeof r.async === 'boolean'
     ? FLAGS[(r.deny ? 2 : 0) + (r.async ? 1 : 0)]
     : `,"deny":${scalar(r.deny)},"async":${scalar(r.async)},"checks":[`;
-  let s = hookHead.get(r.id) + typeText.get(r.type) + scalar(r.verdict) + flags;
+  const typeAndVerdict = r.verdict === true ? passedType.get(r.type) : r.verdict === false ? failedType.get(r.type) : typeText.get(r.type) + scalar(r.verdict);
+  let s = hookHead.get(r.id) + typeAndVerdict + flags;
   const checks = r.checks;
   for (let i = 0; i < checks.length; i++) s += (i === 0 ? '' : ',') + checkJson(checks[i]!);
+  if (r.feedback === undefined && r.transformed === undefined && keptTime(r.execution_time)) return s + hookTails[r.execution_time]!;
   s += `],"execution_time":${scalar(r.execution_time)}`;
   if (r.feedback !== undefined) s += `,"feedback":${JSON.stringify(r.feedback)}`;
   if (r.transformed !== undefined) s += `,"transformed":${scalar(r.transformed)}`;

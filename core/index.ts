@@ -51,5 +51,6 @@ export { checkConfig, ConfigSchema } from './config/schema.js';
 export { ConfigFields, ConfigFieldNames } from './config/fields.js';
 export { beneathConfig, headerConfigFields, HeaderConfigs } from './config/headers.js';
 export { BoundedMap } from './bounded-map.js';
+export { ByteSlab } from './byte-slab.js';
 export { systemClock, wallNow, type Clock } from './clock.js';
 export { sha256Hex } from './digest.js';

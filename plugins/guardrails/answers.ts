@@ -4,7 +4,7 @@
  * Answers are never changed in place (a cached answer may be shared): new objects are built.
  */
 import {
-  GatewayError, guardrailDenied, hookResultsJson, JsonPayload,
+  ByteSlab, GatewayError, guardrailDenied, hookResultsJson, JsonPayload,
   type GatewayResponse, type HookResult, type HookResults, type Outcome,
 } from '../../core/index.js';
 
@@ -38,6 +38,9 @@ export function finalOutcome(outcome: Outcome, response: GatewayResponse, failed
   return { ...outcome, status, response: { ...response, status } };
 }
 
+/** Guarded answers are written and dropped: their bodies come from a slab, not one allocation each. */
+const bodies = new ByteSlab();
+
 /** A JSON answer with `hook_results` added: the value when it changed, else the original body spliced. */
 export function withHookResults(json: JsonPayload, results: HookResults, changed?: Record<string, unknown>): JsonPayload | undefined {
   if (changed) return JsonPayload.of({ ...changed, hook_results: results });
@@ -53,7 +56,7 @@ export function withHookResults(json: JsonPayload, results: HookResults, changed
   const at = splicePoint(bytes.length, (i) => bytes[i]!);
   if (!at) return undefined;
   const added = addedText(results, at.empty);
-  const body = Buffer.allocUnsafe(at.end + Buffer.byteLength(added));
+  const body = bodies.alloc(at.end + Buffer.byteLength(added));
   bytes.copy(body, 0, 0, at.end);
   body.write(added, at.end);
   return JsonPayload.fromBytes(body);

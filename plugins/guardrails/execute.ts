@@ -23,8 +23,8 @@ export interface PhaseResult {
   results: HookResult[];
   /** Some hook failed. */
   failed: boolean;
-  /** Ids of failed hooks with `deny`. */
-  denied: string[];
+  /** Ids of failed hooks with `deny`; never mutate (empty lists are shared). */
+  readonly denied: readonly string[];
   /** The phase's text after transformations, when a check changed it. */
   transformedText?: string;
 }
@@ -64,13 +64,18 @@ export function runCheck(check: CompiledCheck, input: CheckInput, text: string, 
 export function runHooks(
   hooks: readonly CompiledHook[], input: CheckInput, text: string, ctx: RequestContext, inputFor: InputFor,
 ): PhaseResult | Promise<PhaseResult> {
-  const runs: (CheckRun | Promise<CheckRun>)[] = [];
+  // Arrays sized up front here and in fold: every guarded request makes them, twice.
+  let count = 0;
+  for (let h = 0; h < hooks.length; h++) count += hooks[h]!.checks.length;
+  const runs: (CheckRun | Promise<CheckRun>)[] = new Array(count);
   let pending = false;
-  for (const hook of hooks) {
-    for (const check of hook.checks) {
-      const run = runCheck(check, input, text, ctx);
+  let at = 0;
+  for (let h = 0; h < hooks.length; h++) {
+    const checks = hooks[h]!.checks;
+    for (let c = 0; c < checks.length; c++) {
+      const run = runCheck(checks[c]!, input, text, ctx);
       if (!pending && isThenable(run)) pending = true;
-      runs.push(run);
+      runs[at++] = run;
     }
   }
   if (pending) return Promise.all(runs).then((settled) => settle(hooks, settled, text, ctx, inputFor));
@@ -116,31 +121,35 @@ async function chainTransforms(
   return current === text ? undefined : current;
 }
 
+/** Shared by every phase nobody denied (read only: a denial starts its own list). */
+const NONE_DENIED: string[] = [];
+
 function fold(hooks: readonly CompiledHook[], runs: readonly CheckRun[], transformedText: string | undefined): PhaseResult {
-  const results: HookResult[] = [];
-  const denied: string[] = [];
+  const results: HookResult[] = new Array(hooks.length);
+  let denied: string[] = NONE_DENIED;
   let failed = false;
   let at = 0;
-  for (const hook of hooks) {
-    const checks: CheckVerdict[] = [];
+  for (let h = 0; h < hooks.length; h++) {
+    const hook = hooks[h]!;
+    const checks: CheckVerdict[] = new Array(hook.checks.length);
     let verdict = true;
     let transformed = false;
     let time = 0;
-    for (let c = 0; c < hook.checks.length; c++) {
+    for (let c = 0; c < checks.length; c++) {
       const v = runs[at++]!;
       if (!v.verdict) verdict = false;
       if (v.transformed) transformed = true;
       if (v.execution_time > time) time = v.execution_time;
-      checks.push(v);
+      checks[c] = v;
     }
     const feedback = verdict ? hook.onSuccess : hook.onFail;
     const result: HookResult = { id: hook.id, type: hook.type, verdict, deny: hook.deny, async: hook.async, checks, execution_time: time };
     if (feedback) result.feedback = feedback;
     if (transformed) result.transformed = true;
-    results.push(result);
+    results[h] = result;
     if (!verdict) {
       failed = true;
-      if (hook.deny) denied.push(hook.id);
+      if (hook.deny) (denied === NONE_DENIED ? (denied = []) : denied).push(hook.id);
     }
   }
   return transformedText === undefined ? { results, failed, denied } : { results, failed, denied, transformedText };

@@ -35,9 +35,9 @@ interface AnswerState {
 
 interface AttemptState {
   /** Sync results of before_request_hooks and input_guardrails. */
-  readonly before: HookResult[];
+  before: HookResult[];
   /** Sync results of output_guardrails and after_request_hooks. */
-  readonly after: HookResult[];
+  after: HookResult[];
   failed: boolean;
   /** A denial answered this attempt. */
   done: boolean;
@@ -75,7 +75,7 @@ export class GuardrailRunner {
     const run = this.#run(plan.sync, input, slotted.text, attempt);
     const result = run instanceof Promise ? await run : run;
     const state = this.#state(attempt);
-    this.#collect(state, state.before, attempt, name, result);
+    this.#collect(state, 'before', attempt, name, result);
     if (result.denied.length > 0) {
       state.done = true;
       return deniedOutcome(result.denied, hookResultsOf(state.before, []), 'request');
@@ -157,7 +157,7 @@ export class GuardrailRunner {
 
   #answered(result: PhaseResult, outcome: Outcome, attempt: Attempt, plan: PhasePlan, state: AttemptState): Outcome {
     const answer = state.answer!;
-    this.#collect(state, state.after, attempt, plan.array, result);
+    this.#collect(state, 'after', attempt, plan.array, result);
     if (result.denied.length > 0) {
       state.done = true;
       return deniedOutcome(result.denied, hookResultsOf(state.before, state.after), 'answer', outcome);
@@ -221,8 +221,11 @@ export class GuardrailRunner {
     void run.finally(() => this.#detached.delete(run));
   }
 
-  #collect(state: AttemptState, into: HookResult[], attempt: Attempt, array: GuardrailArrayName, result: PhaseResult): void {
-    for (const r of result.results) into.push(r);
+  #collect(state: AttemptState, side: 'before' | 'after', attempt: Attempt, array: GuardrailArrayName, result: PhaseResult): void {
+    // The first phase of a side hands over its array (nothing else keeps it); later ones append.
+    const into = state[side];
+    if (into.length === 0) state[side] = result.results;
+    else for (const r of result.results) into.push(r);
     if (result.failed) state.failed = true;
     this.#record(attempt, array, result.results, true);
   }
