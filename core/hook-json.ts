@@ -4,42 +4,21 @@
  * the checks' `data` goes through it. Fields come in the order the runner builds them, so the text
  * equals JSON.stringify of its results (tested).
  */
-import { BoundedMap } from './bounded-map.js';
+import { KeptText } from './kept-text.js';
 import type { CheckVerdict, HookResult, HookResults } from './guardrails.js';
 
-/**
- * Ids, types and data keys repeat from request to request: the fixed text around them is kept
- * (bounded), so a result is written in a few pieces. Fewer pieces are also a cheaper flattening
- * when the text is encoded: a string built from many small concatenations is a deep rope.
- */
-const MAX_KEPT = 4096;
-
-/** The text `make` gives for a string, kept in a bounded memo (no closure per lookup, unlike `remember`). */
-class Kept {
-  readonly #texts = new BoundedMap<string, string>(MAX_KEPT);
-  constructor(private readonly make: (s: string) => string) {}
-  get(s: string): string {
-    let t = this.#texts.get(s);
-    if (t === undefined) {
-      t = this.make(s);
-      this.#texts.set(s, t);
-    }
-    return t;
-  }
-}
-
 /** `{"key":` opening a data object, and `,"key":` for the fields after the first. */
-const firstKey = new Kept((k) => `{${JSON.stringify(k)}:`);
-const nextKey = new Kept((k) => `,${JSON.stringify(k)}:`);
+const firstKey = new KeptText((k) => `{${JSON.stringify(k)}:`);
+const nextKey = new KeptText((k) => `,${JSON.stringify(k)}:`);
 /** A check's opening up to its verdict; with the verdict and `"data":` too, one per verdict. */
-const checkHead = new Kept((id) => `{"id":${JSON.stringify(id)},"verdict":`);
-const passedCheckHead = new Kept((id) => `{"id":${JSON.stringify(id)},"verdict":true,"data":`);
-const failedCheckHead = new Kept((id) => `{"id":${JSON.stringify(id)},"verdict":false,"data":`);
+const checkHead = new KeptText((id) => `{"id":${JSON.stringify(id)},"verdict":`);
+const passedCheckHead = new KeptText((id) => `{"id":${JSON.stringify(id)},"verdict":true,"data":`);
+const failedCheckHead = new KeptText((id) => `{"id":${JSON.stringify(id)},"verdict":false,"data":`);
 /** A hook's opening up to its type; the type's text with the verdict, one per verdict. */
-const hookHead = new Kept((id) => `{"id":${JSON.stringify(id)},"type":`);
-const typeText = new Kept((type) => `${JSON.stringify(type)},"verdict":`);
-const passedType = new Kept((type) => `${JSON.stringify(type)},"verdict":true`);
-const failedType = new Kept((type) => `${JSON.stringify(type)},"verdict":false`);
+const hookHead = new KeptText((id) => `{"id":${JSON.stringify(id)},"type":`);
+const typeText = new KeptText((type) => `${JSON.stringify(type)},"verdict":`);
+const passedType = new KeptText((type) => `${JSON.stringify(type)},"verdict":true`);
+const failedType = new KeptText((type) => `${JSON.stringify(type)},"verdict":false`);
 
 /** Closing texts with the time, for the times most checks and hooks take (whole ms, rounded). */
 const KEPT_TIMES = 64;

@@ -46,6 +46,45 @@ describe('observe.logs hook rows', () => {
     expect(view[1]!.checks[0].error).to.deep.equal({ message: 'timed out after 5 ms' });
   });
 
+  it('writes exactly the JSON of the positional form, whatever the ids, times and extras hold', () => {
+    const odd: GuardrailRecord = {
+      target: 'config.targets[0]', array: 'output_guardrails', inResponse: false,
+      result: {
+        id: 'q"uote\\é', type: 'mutator', verdict: false, deny: false, async: false, execution_time: Number.NaN,
+        checks: [
+          { id: 'acme.ünïcode\n', verdict: true, data: { s: 'x' }, execution_time: 1e21 },
+          { id: 'acme.slow', verdict: false, data: null, execution_time: 64 },
+          { id: 'acme.neg', verdict: true, data: null, execution_time: -0 },
+          { id: 'acme.frac', verdict: true, data: null, execution_time: 2.5 },
+        ],
+      },
+    };
+    const slowHook: GuardrailRecord = { target: 'config', array: 'before_request_hooks', inResponse: true, result: { ...passing, execution_time: 100 } };
+    const bit = (b: boolean | undefined) => (b ? 1 : 0);
+    const positional = (list: GuardrailRecord[], withData: boolean) => list.map(({ target, array, inResponse, result: r }) => {
+      const checks = r.checks.map((c) => {
+        const row: unknown[] = [c.id, bit(c.verdict), c.execution_time];
+        const extra: Record<string, unknown> = {};
+        if (withData && c.data !== null && c.data !== undefined) extra['data'] = c.data;
+        if (c.error !== undefined) extra['error'] = c.error;
+        if (c.transformed !== undefined) extra['transformed'] = c.transformed;
+        if (Object.keys(extra).length > 0) row.push(extra);
+        return row;
+      });
+      const row: unknown[] = [target, array, bit(inResponse), r.id, r.type, bit(r.verdict), bit(r.deny), bit(r.async), r.execution_time, checks];
+      const extra: Record<string, unknown> = {};
+      if (r.feedback !== undefined) extra['feedback'] = r.feedback;
+      if (r.transformed !== undefined) extra['transformed'] = r.transformed;
+      if (Object.keys(extra).length > 0) row.push(extra);
+      return row;
+    });
+    const list = [records[0]!, odd, slowHook, { ...records[0]!, result: { ...passing, checks: [] } }];
+    expect(hookRowsText(list, false)).to.equal(JSON.stringify(positional(list, false)));
+    expect(hookRowsText(list, true)).to.equal(JSON.stringify(positional(list, true)));
+    // With redacted data aside, the failing record's row is that JSON too.
+    expect(JSON.parse(hookRowsText(records, false)!)).to.deep.equal(positional(records, false));
+  });
+
   it('is null without hooks, and shows rows in the older object form (or not JSON at all) as stored', () => {
     expect(hookRowsText(undefined, false)).to.equal(null);
     expect(hookRowsText([], false)).to.equal(null);
