@@ -32,10 +32,10 @@ export function errorOutcome(error: GatewayError, from?: Outcome): Outcome {
   return outcome;
 }
 
-/** The outcome with a new response and its status (246 when a hook failed). */
-export function finalOutcome(outcome: Outcome, response: GatewayResponse, failed: boolean): Outcome {
+/** The outcome with a new response and its status (246 when a hook failed), and its new JSON body if given. */
+export function finalOutcome(outcome: Outcome, response: GatewayResponse, failed: boolean, json?: JsonPayload): Outcome {
   const status = failed ? HOOKS_FAILED_STATUS : response.status;
-  return { ...outcome, status, response: { ...response, status } };
+  return { ...outcome, status, response: json ? { ...response, status, json } : { ...response, status } };
 }
 
 /** Guarded answers are written and dropped: their bodies come from a slab, not one allocation each. */

@@ -32,8 +32,8 @@ export interface PhaseResult {
 /** Builds the input a check sees for a given text (the same phase, another text: re-runs of transforms). */
 export type InputFor = (text: string) => CheckInput;
 
-export function runCheck(check: CompiledCheck, input: CheckInput, text: string, ctx: RequestContext): CheckRun | Promise<CheckRun> {
-  const start = performance.now();
+/** `start`: when the check starts, if the caller read the clock already (the previous check's end). */
+export function runCheck(check: CompiledCheck, input: CheckInput, text: string, ctx: RequestContext, start = performance.now()): CheckRun | Promise<CheckRun> {
   let result: CheckResult | Promise<CheckResult>;
   try {
     result = check.impl.check(input, check.params, ctx);
@@ -70,11 +70,16 @@ export function runHooks(
   const runs: (CheckRun | Promise<CheckRun>)[] = new Array(count);
   let pending = false;
   let at = 0;
+  // A check that answered at once ended when its time was taken: the next one starts then.
+  let start = performance.now();
   for (let h = 0; h < hooks.length; h++) {
     const checks = hooks[h]!.checks;
     for (let c = 0; c < checks.length; c++) {
-      const run = runCheck(checks[c]!, input, text, ctx);
-      if (!pending && isThenable(run)) pending = true;
+      const run = runCheck(checks[c]!, input, text, ctx, start);
+      if (isThenable(run)) {
+        pending = true;
+        start = performance.now();
+      } else start = lastEnd;
       runs[at++] = run;
     }
   }
@@ -172,8 +177,12 @@ function errored(check: CompiledCheck, message: string, start: number): CheckRun
   return { id: check.id, verdict: !check.failOnError, data: null, error: { message }, execution_time: elapsed(start) };
 }
 
+/** When the last elapsed() read the clock (read back by runHooks, synchronously after a sync check). */
+let lastEnd = 0;
+
 function elapsed(start: number): number {
-  return Math.round(performance.now() - start);
+  lastEnd = performance.now();
+  return Math.round(lastEnd - start);
 }
 
 function messageOf(e: unknown): string {

@@ -135,7 +135,7 @@ export class GuardrailRunner {
     if (response.stream) return state.failed ? finalOutcome(outcome, response, true) : outcome;
     if (state.before.length === 0 && state.after.length === 0) return outcome;
     const json = withHookResults(response.json!, hookResultsOf(state.before, state.after), answer?.transformed ? answer.json : undefined);
-    return finalOutcome(outcome, json ? { ...response, json } : response, state.failed);
+    return finalOutcome(outcome, response, state.failed, json);
   }
 
   /** Waits for detached hooks (shutdown). */
