@@ -30,7 +30,9 @@ export interface PhaseResult {
 }
 
 /** Builds the input a check sees for a given text (the same phase, another text: re-runs of transforms). */
-export type InputFor = (text: string) => CheckInput;
+export interface InputFor {
+  withText(text: string): CheckInput;
+}
 
 /** `start`: when the check starts, if the caller read the clock already (the previous check's end). */
 export function runCheck(check: CompiledCheck, input: CheckInput, text: string, ctx: RequestContext, start = performance.now()): CheckRun | Promise<CheckRun> {
@@ -119,7 +121,7 @@ async function chainTransforms(
   let current = text;
   for (let i = first; i < runs.length; i++) {
     if (runs[i]![TEXT] === undefined) continue;
-    const again = await runCheck(checks[i]!, inputFor(current), current, ctx);
+    const again = await runCheck(checks[i]!, inputFor.withText(current), current, ctx);
     runs[i] = again;
     if (again[TEXT] !== undefined) current = again[TEXT];
   }

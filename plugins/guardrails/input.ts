@@ -24,6 +24,7 @@ export class PhaseInput implements CheckInput {
   #request?: { readonly json: Readonly<Record<string, unknown>>; readonly text: string };
   #controller?: AbortController;
   #forward?: () => void;
+  #derived?: PhaseInput[];
 
   constructor(
     readonly phase: GuardrailPhase,
@@ -58,14 +59,18 @@ export class PhaseInput implements CheckInput {
     return this.#controller.signal;
   }
 
-  /** The same phase over another text (the next check of a chain of transformations). */
+  /** The same phase over another text (the next check of a chain of transformations); settled with this one. */
   withText(text: string): PhaseInput {
-    if (this.response) return new PhaseInput(this.phase, this.attempt, undefined, { ...this.response, text });
-    return new PhaseInput(this.phase, this.attempt, text);
+    const next = this.response
+      ? new PhaseInput(this.phase, this.attempt, undefined, { ...this.response, text })
+      : new PhaseInput(this.phase, this.attempt, text);
+    (this.#derived ??= []).push(next);
+    return next;
   }
 
-  /** The runner stopped waiting: checks still running are told to stop. */
+  /** The runner stopped waiting: checks still running (on this text or a derived one) are told to stop. */
   settle(): void {
+    if (this.#derived) for (const d of this.#derived) d.settle();
     const controller = this.#controller;
     if (!controller) return;
     if (this.#forward) this.attempt.signal.removeEventListener('abort', this.#forward);

@@ -185,26 +185,17 @@ export class GuardrailRunner {
     return { ...outcome, response: { ...response, stream } };
   }
 
-  /** One phase's sync hooks; no promise when every check answered synchronously. */
+  /** One phase's sync hooks; no promise (and no closure) when every check answered synchronously. */
   #run(hooks: readonly CompiledHook[], input: PhaseInput, text: string, attempt: Attempt): PhaseResult | Promise<PhaseResult> {
-    let derived: PhaseInput[] | undefined;
-    const settle = () => {
-      input.settle();
-      if (derived) for (const d of derived) d.settle();
-    };
     let result: PhaseResult | Promise<PhaseResult>;
     try {
-      result = runHooks(hooks, input, text, attempt.ctx, (t) => {
-        const next = input.withText(t);
-        (derived ??= []).push(next);
-        return next;
-      });
+      result = runHooks(hooks, input, text, attempt.ctx, input);
     } catch (e) {
-      settle();
+      input.settle();
       throw e;
     }
-    if (result instanceof Promise) return result.finally(settle);
-    settle();
+    if (result instanceof Promise) return result.finally(() => input.settle());
+    input.settle();
     return result;
   }
 

@@ -60,7 +60,7 @@ describe('guardrails.runner: execution', () => {
     const slow = compiled(() => (busy(30), { verdict: true }));
     const quick = compiled(() => ({ verdict: true }));
     const throws = compiled(() => (busy(20), (() => { throw new Error('boom'); })()));
-    const result = runHooks([hook('a', [slow, quick]), hook('b', [throws, quick, slow])], input, 'hello', ctx, () => input);
+    const result = runHooks([hook('a', [slow, quick]), hook('b', [throws, quick, slow])], input, 'hello', ctx, { withText: () => input });
     if (result instanceof Promise) throw new Error('expected a synchronous phase');
     const times = result.results.map((r) => r.checks.map((c) => c.execution_time));
     expect(times[0]![0]).to.be.within(29, 45);
@@ -74,7 +74,7 @@ describe('guardrails.runner: execution', () => {
   it('folds check verdicts into hook verdicts (synchronously for synchronous checks) and lists the denying hooks', async () => {
     const pass = compiled(() => ({ verdict: true }));
     const fail = compiled(() => ({ verdict: false }));
-    const sync = runHooks([hook('a', [pass, fail], true), hook('b', [pass]), hook('c', [fail])], input, 'hello', ctx, () => input);
+    const sync = runHooks([hook('a', [pass, fail], true), hook('b', [pass]), hook('c', [fail])], input, 'hello', ctx, { withText: () => input });
     // Synchronous checks: the whole phase settles without a promise.
     expect(sync).to.not.be.instanceOf(Promise);
     const result = await sync;
@@ -85,13 +85,13 @@ describe('guardrails.runner: execution', () => {
   });
 
   it('a hook without checks passes', async () => {
-    const result = await runHooks([hook('empty', [], true)], input, 'hello', ctx, () => input);
+    const result = await runHooks([hook('empty', [], true)], input, 'hello', ctx, { withText: () => input });
     expect(result.results[0]).to.include({ verdict: true });
     expect(result.denied).to.deep.equal([]);
   });
 
   it('an unchanged transformedText is not a transformation', async () => {
-    const result = await runHooks([hook('same', [compiled((i) => ({ verdict: true, transformedText: i.request.text }))])], input, 'hello', ctx, () => input);
+    const result = await runHooks([hook('same', [compiled((i) => ({ verdict: true, transformedText: i.request.text }))])], input, 'hello', ctx, { withText: () => input });
     expect(result.transformedText).to.equal(undefined);
     expect(result.results[0]!.transformed).to.equal(undefined);
   });
