@@ -128,12 +128,12 @@ async function chainTransforms(
   return current === text ? undefined : current;
 }
 
-/** Shared by every phase nobody denied (read only: a denial starts its own list). */
-const NONE_DENIED: string[] = [];
+/** Shared by every phase nobody denied. */
+const NONE_DENIED: readonly string[] = Object.freeze([]);
 
 function fold(hooks: readonly CompiledHook[], runs: readonly CheckRun[], transformedText: string | undefined): PhaseResult {
   const results: HookResult[] = new Array(hooks.length);
-  let denied: string[] = NONE_DENIED;
+  let denied: string[] | undefined;
   let failed = false;
   let at = 0;
   for (let h = 0; h < hooks.length; h++) {
@@ -156,10 +156,11 @@ function fold(hooks: readonly CompiledHook[], runs: readonly CheckRun[], transfo
     results[h] = result;
     if (!verdict) {
       failed = true;
-      if (hook.deny) (denied === NONE_DENIED ? (denied = []) : denied).push(hook.id);
+      if (hook.deny) (denied ??= []).push(hook.id);
     }
   }
-  return transformedText === undefined ? { results, failed, denied } : { results, failed, denied, transformedText };
+  const deniedIds = denied ?? NONE_DENIED;
+  return transformedText === undefined ? { results, failed, denied: deniedIds } : { results, failed, denied: deniedIds, transformedText };
 }
 
 function verdictOf(check: CompiledCheck, r: CheckResult, text: string, start: number): CheckRun {

@@ -26,9 +26,7 @@ type StoredHook = [string, string, 0 | 1, string, string, 0 | 1, 0 | 1, 0 | 1, n
 /** `["target",` opening the first hook row, and `,["target",` the next ones. */
 const firstRow = new KeptText((target) => `[${JSON.stringify(target)},`);
 const nextRow = new KeptText((target) => `,[${JSON.stringify(target)},`);
-/** `"array",in_response,` */
-const arrayText = new KeptText((array) => `${JSON.stringify(array)},`);
-/** `"id",` and `"type",`, then `verdict,deny,async,` as bits by `verdict * 4 + deny * 2 + async`. */
+/** `"array",`, `"id",` and `"type",`; then `verdict,deny,async,` as bits by `verdict * 4 + deny * 2 + async`. */
 const quoted = new KeptText((s) => `${JSON.stringify(s)},`);
 const FLAG_BITS = ['0,0,0,', '0,0,1,', '0,1,0,', '0,1,1,', '1,0,0,', '1,0,1,', '1,1,0,', '1,1,1,'];
 /** `["id",` opening the first check of a hook, `,["id",` the next ones. */
@@ -65,7 +63,7 @@ export function hookRowsText(hooks: readonly GuardrailRecord[] | undefined, with
   let s = '[';
   for (let i = 0; i < hooks.length; i++) {
     const { target, array, inResponse, result: r } = hooks[i]!;
-    s += (i === 0 ? firstRow : nextRow).get(target) + arrayText.get(array) + (inResponse ? '1,' : '0,') + quoted.get(r.id) + quoted.get(r.type)
+    s += (i === 0 ? firstRow : nextRow).get(target) + quoted.get(array) + (inResponse ? '1,' : '0,') + quoted.get(r.id) + quoted.get(r.type)
       + FLAG_BITS[(r.verdict ? 4 : 0) + (r.deny ? 2 : 0) + (r.async ? 1 : 0)] + (keptTime(r.execution_time) ? hookTimes[r.execution_time]! : `${num(r.execution_time)},[`);
     const checks = r.checks;
     for (let c = 0; c < checks.length; c++) s += checkText(checks[c]!, c === 0, withData);
