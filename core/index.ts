@@ -53,5 +53,6 @@ export { ConfigFields, ConfigFieldNames } from './config/fields.js';
 export { beneathConfig, headerConfigFields, HeaderConfigs } from './config/headers.js';
 export { BoundedMap } from './bounded-map.js';
 export { ByteSlab } from './byte-slab.js';
+export { asBuffer, utf8Of } from './bytes.js';
 export { systemClock, wallNow, type Clock } from './clock.js';
 export { sha256Hex } from './digest.js';

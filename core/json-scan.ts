@@ -3,6 +3,7 @@
  * (OpenAI puts `usage` last) or the first `"key": "..."` string. A string body is searched as it is,
  * bytes as bytes: every character the scan compares is ASCII, so char codes and UTF-8 bytes agree.
  */
+import { asBuffer } from './bytes.js';
 
 const OPEN = 0x7b; // {
 const CLOSE = 0x7d; // }
@@ -39,7 +40,7 @@ class StringSource implements Source {
 class BytesSource implements Source {
   readonly #b: Buffer;
   constructor(bytes: Uint8Array) {
-    this.#b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#b = asBuffer(bytes);
   }
   get length(): number {
     return this.#b.length;

@@ -3,6 +3,8 @@
  * reader asks; writing the body back re-uses the original bytes unless someone replaced the value.
  * This keeps a pass-through answer free of a parse/serialise round trip on the hot path.
  */
+import { utf8Of } from './bytes.js';
+
 export class JsonPayload {
   #raw: Uint8Array | string | undefined;
   #value: unknown;
@@ -34,7 +36,7 @@ export class JsonPayload {
   /** The body as text: the original bytes decoded, or the value serialised. */
   text(): string {
     const raw = this.bytes();
-    return typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+    return typeof raw === 'string' ? raw : utf8Of(raw);
   }
 
   /** Replaces the value; the original bytes are dropped. */

@@ -3,10 +3,12 @@
  * (```json ... ```), else the span from the first `{` to the last `}`. Models often wrap JSON in
  * prose or fences; a check should judge the JSON, not the wrapping.
  */
+import { utf8Of } from './bytes.js';
+
 /** JSON from UTF-8 bytes, or undefined when they are not JSON. */
 export function parseJsonBytes(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return JSON.parse(utf8Of(bytes));
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 /** What the node:http and fetch front ends share: URL splitting, route misses, body rules. */
-import { Errors, JsonPayload, type GatewayError, type GatewayResponse, type RouteDef } from '../core/index.js';
+import { Errors, JsonPayload, utf8Of, type GatewayError, type GatewayResponse, type RouteDef } from '../core/index.js';
 
 export function splitUrl(url: string): { path: string; query: URLSearchParams } {
   const q = url.indexOf('?');
@@ -16,7 +16,7 @@ export function bodyMode(route: RouteDef, method: string): 'json' | 'raw' | 'str
 export function parseJson(bytes: Uint8Array): unknown {
   if (bytes.byteLength === 0) return undefined;
   try {
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return JSON.parse(utf8Of(bytes));
   } catch (e) {
     throw Errors.invalidBody('', `is not valid JSON (${(e as Error).message})`);
   }

@@ -3,6 +3,8 @@
  * UTF-8 on its own (a bad byte sequence is that line's error), `\r\n` endings are accepted, and a
  * line longer than the cap is reported instead of being buffered.
  */
+import { asBuffer } from '../../core/index.js';
+
 export type RawLine =
   | { no: number; text: string }
   | { no: number; error: 'invalid_utf8' | 'line_too_long' };
@@ -28,7 +30,7 @@ export async function* jsonlLines(source: AsyncIterable<Uint8Array>, maxLineByte
   };
 
   for await (const chunk of source) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buffer = asBuffer(chunk);
     let start = 0;
     for (;;) {
       const end = buffer.indexOf(NEWLINE, start);

@@ -5,7 +5,7 @@
  * readers must not mutate what `get` returns.
  */
 import NodeCache from 'node-cache';
-import type { CacheStore } from '../../core/index.js';
+import { asBuffer, type CacheStore } from '../../core/index.js';
 
 export interface MemoryStoreLimits {
   maxEntries: number;
@@ -52,7 +52,7 @@ export class MemoryCacheStore implements CacheStore {
     while (this.#order.size > 0 && (this.#order.size >= this.limits.maxEntries || this.#bytes + size > this.limits.maxBytes)) {
       this.#cache.del(this.#order.values().next().value!);
     }
-    const buffer = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    const buffer = asBuffer(value);
     this.#cache.set(key, buffer, ttlSeconds);
     this.#order.add(key);
     this.#bytes += size;

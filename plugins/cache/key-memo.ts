@@ -3,7 +3,7 @@
  * (the case a cache exists for) costs one map lookup instead of a canonical serialisation and a
  * SHA-256. Bounded in entries and in body size; anything else is keyed the long way.
  */
-import { BoundedMap } from '../../core/index.js';
+import { asBuffer, BoundedMap } from '../../core/index.js';
 import { cacheKey } from './key.js';
 
 /** Bodies larger than this are keyed the long way (the memo must not hold big conversations). */
@@ -26,7 +26,7 @@ export class KeyMemo {
       return cacheKey(endpoint, identity, namespace, canonical());
     }
     // latin1: one byte per character, the cheapest exact text of the bytes.
-    const memo = `${endpoint}\n${namespace ?? ''}\n${identity}\n${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1')}`;
+    const memo = `${endpoint}\n${namespace ?? ''}\n${identity}\n${asBuffer(raw).toString('latin1')}`;
     return this.#keys.remember(memo, () => cacheKey(endpoint, identity, namespace, canonical()));
   }
 }

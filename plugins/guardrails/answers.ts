@@ -4,7 +4,7 @@
  * Answers are never changed in place (a cached answer may be shared): new objects are built.
  */
 import {
-  ByteSlab, GatewayError, guardrailDenied, hookResultsJson, JsonPayload,
+  asBuffer, ByteSlab, GatewayError, guardrailDenied, hookResultsJson, JsonPayload,
   type GatewayResponse, type HookResult, type HookResults, type Outcome,
 } from '../../core/index.js';
 
@@ -52,7 +52,7 @@ export function withHookResults(json: JsonPayload, results: HookResults, changed
     const at = splicePoint(raw.length, (i) => raw.charCodeAt(i));
     return at && JsonPayload.fromBytes(raw.slice(0, at.end) + addedText(results, at.empty));
   }
-  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const bytes = asBuffer(raw);
   const at = splicePoint(bytes.length, (i) => bytes[i]!);
   if (!at) return undefined;
   const added = addedText(results, at.empty);

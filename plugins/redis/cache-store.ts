@@ -4,7 +4,7 @@
  * rate-limited warning: a cache never fails a request.
  */
 import type { Redis } from 'ioredis';
-import type { CacheStore } from '../../core/index.js';
+import { asBuffer, type CacheStore } from '../../core/index.js';
 
 const PREFIX = 'cache:';
 
@@ -29,7 +29,7 @@ export class RedisCacheStore implements CacheStore {
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     if (ttlSeconds <= 0 || !this.#usable()) return;
     try {
-      const buffer = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      const buffer = asBuffer(value);
       await this.client.set(PREFIX + key, buffer, 'EX', ttlSeconds);
     } catch (e) {
       this.warn(e, 'redis cache write failed: entry not stored');
