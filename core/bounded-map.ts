@@ -35,11 +35,14 @@ export class BoundedMap<K, V> {
     if (key === this.#lastKey) this.#lastValue = value;
   }
 
-  /** The value kept for `key`, or the one `make` returns, kept (a `make` that throws keeps nothing). */
-  remember(key: K, make: () => V): V {
+  /**
+   * The value kept for `key`, or the one `make` returns, kept (a `make` that throws keeps nothing).
+   * `make` is given the key, so a caller can pass one function for every key, not a closure per call.
+   */
+  remember(key: K, make: (key: K) => V): V {
     let value = this.get(key);
     if (value === undefined) {
-      value = make();
+      value = make(key);
       this.set(key, value);
     }
     return value;

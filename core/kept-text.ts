@@ -8,17 +8,12 @@ import { BoundedMap } from './bounded-map.js';
 
 const MAX_KEPT = 4096;
 
-/** The text `make` gives for a string, kept in a bounded memo (no closure per lookup, unlike `remember`). */
+/** The text `make` gives for a string, kept in a bounded memo. */
 export class KeptText {
   readonly #texts = new BoundedMap<string, string>(MAX_KEPT);
   constructor(private readonly make: (s: string) => string) {}
 
   get(s: string): string {
-    let t = this.#texts.get(s);
-    if (t === undefined) {
-      t = this.make(s);
-      this.#texts.set(s, t);
-    }
-    return t;
+    return this.#texts.remember(s, this.make);
   }
 }

@@ -46,6 +46,14 @@ describe('core: BoundedMap', () => {
     expect(m.get('b')).to.equal(undefined); // a's return evicted b
   });
 
+  it('gives make the key, so one function serves every key', () => {
+    const m = new BoundedMap<string, string>(4);
+    const quote = (k: string) => `"${k}"`;
+    expect(m.remember('a', quote)).to.equal('"a"');
+    expect(m.remember('b', quote)).to.equal('"b"');
+    expect(m.get('a')).to.equal('"a"');
+  });
+
   it('keeps objects by identity and makes nothing when make throws', () => {
     const m = new BoundedMap<object, string>(4);
     const key = {};
