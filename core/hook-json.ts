@@ -4,7 +4,7 @@
  * the checks' `data` goes through it. Fields come in the order the runner builds them, so the text
  * equals JSON.stringify of its results (tested).
  */
-import { KeptText } from './kept-text.js';
+import { KeptText, KeptTimes } from './kept-text.js';
 import type { CheckVerdict, HookResult, HookResults } from './guardrails.js';
 
 /** `{"key":` opening a data object, and `,"key":` for the fields after the first. */
@@ -21,10 +21,8 @@ const passedType = new KeptText((type) => `${JSON.stringify(type)},"verdict":tru
 const failedType = new KeptText((type) => `${JSON.stringify(type)},"verdict":false`);
 
 /** Closing texts with the time, for the times most checks and hooks take (whole ms, rounded). */
-const KEPT_TIMES = 64;
-const checkTails = Array.from({ length: KEPT_TIMES }, (_, t) => `,"execution_time":${t}}`);
-const hookTails = Array.from({ length: KEPT_TIMES }, (_, t) => `],"execution_time":${t}}`);
-const keptTime = (t: unknown): t is number => typeof t === 'number' && Number.isInteger(t) && t >= 0 && t < KEPT_TIMES && !Object.is(t, -0);
+const checkTails = new KeptTimes((t) => `,"execution_time":${t}}`);
+const hookTails = new KeptTimes((t) => `],"execution_time":${t}}`);
 
 /** A JSON value of the schema's scalar fields: booleans and finite numbers as text, anything else stringified. */
 function scalar(v: unknown): string {
@@ -61,7 +59,8 @@ function checkJson(c: CheckVerdict): string {
     if (c.data !== undefined) s += `,"data":${dataJson(c.data)}`;
   }
   if (c.error !== undefined) s += `,"error":${JSON.stringify(c.error)}`;
-  if (c.transformed === undefined && keptTime(c.execution_time)) return s + checkTails[c.execution_time]!;
+  const tail = c.transformed === undefined ? checkTails.get(c.execution_time) : undefined;
+  if (tail !== undefined) return s + tail;
   s += `,"execution_time":${scalar(c.execution_time)}`;
   if (c.transformed !== undefined) s += `,"transformed":${scalar(c.transformed)}`;
   return `${s}}`;
@@ -82,7 +81,8 @@ export function hookResultJson(r: HookResult): string {
   let s = hookHead.get(r.id) + typeAndVerdict + flags;
   const checks = r.checks;
   for (let i = 0; i < checks.length; i++) s += (i === 0 ? '' : ',') + checkJson(checks[i]!);
-  if (r.feedback === undefined && r.transformed === undefined && keptTime(r.execution_time)) return s + hookTails[r.execution_time]!;
+  const tail = r.feedback === undefined && r.transformed === undefined ? hookTails.get(r.execution_time) : undefined;
+  if (tail !== undefined) return s + tail;
   s += `],"execution_time":${scalar(r.execution_time)}`;
   if (r.feedback !== undefined) s += `,"feedback":${JSON.stringify(r.feedback)}`;
   if (r.transformed !== undefined) s += `,"transformed":${scalar(r.transformed)}`;

@@ -14,7 +14,7 @@ export * from './unified.js';
 export * from './rerank.js';
 export * from './guardrails.js';
 export * from './hook-json.js';
-export { KeptText } from './kept-text.js';
+export { KeptText, KeptTimes } from './kept-text.js';
 export * from './cache.js';
 export * from './di.js';
 export * from './stores.js';

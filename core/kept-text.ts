@@ -17,3 +17,18 @@ export class KeptText {
     return this.#texts.remember(s, this.make);
   }
 }
+
+/** How many whole-millisecond times have their text made in advance: the times most checks take. */
+const KEPT_TIMES = 64;
+
+/** Texts around an execution time, made in advance for 0 to 63 ms; undefined for any other time. */
+export class KeptTimes {
+  readonly #texts: readonly string[];
+  constructor(make: (t: number) => string) {
+    this.#texts = Array.from({ length: KEPT_TIMES }, (_, t) => make(t));
+  }
+
+  get(t: unknown): string | undefined {
+    return typeof t === 'number' && Number.isInteger(t) && t >= 0 && t < this.#texts.length && !Object.is(t, -0) ? this.#texts[t] : undefined;
+  }
+}

@@ -9,7 +9,7 @@
  *
  * Booleans are 0/1. Rows written before this format hold the object form; they are shown as stored.
  */
-import { KeptText, type CheckVerdict, type GuardrailRecord } from '../../core/index.js';
+import { KeptText, KeptTimes, type CheckVerdict, type GuardrailRecord } from '../../core/index.js';
 import { redact } from './redact.js';
 
 type Extra = Record<string, unknown>;
@@ -33,11 +33,9 @@ const FLAG_BITS = ['0,0,0,', '0,0,1,', '0,1,0,', '0,1,1,', '1,0,0,', '1,0,1,', '
 const firstCheck = new KeptText((id) => `[${JSON.stringify(id)},`);
 const nextCheck = new KeptText((id) => `,[${JSON.stringify(id)},`);
 /** `verdict,time]` for the small whole times most checks take. */
-const KEPT_TIMES = 64;
-const checkTails = [0, 1].map((bit) => Array.from({ length: KEPT_TIMES }, (_, t) => `${bit},${t}]`));
+const checkTails = [0, 1].map((bit) => new KeptTimes((t) => `${bit},${t}]`));
 /** A hook's `time,[` opening its checks. */
-const hookTimes = Array.from({ length: KEPT_TIMES }, (_, t) => `${t},[`);
-const keptTime = (t: number) => Number.isInteger(t) && t >= 0 && t < KEPT_TIMES && !Object.is(t, -0);
+const hookTimes = new KeptTimes((t) => `${t},[`);
 
 /** A number as JSON.stringify writes it. */
 const num = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
@@ -47,8 +45,7 @@ function checkText(c: CheckVerdict, first: boolean, withData: boolean): string {
   const dataKept = withData && c.data !== null && c.data !== undefined;
   const t = c.execution_time;
   if (!dataKept && c.error === undefined && c.transformed === undefined) {
-    if (keptTime(t)) return head + checkTails[c.verdict ? 1 : 0]![t]!;
-    return `${head}${c.verdict ? 1 : 0},${num(t)}]`;
+    return head + (checkTails[c.verdict ? 1 : 0]!.get(t) ?? `${c.verdict ? 1 : 0},${num(t)}]`);
   }
   const extra: Extra = {};
   if (dataKept) extra['data'] = redact(c.data);
@@ -64,7 +61,7 @@ export function hookRowsText(hooks: readonly GuardrailRecord[] | undefined, with
   for (let i = 0; i < hooks.length; i++) {
     const { target, array, inResponse, result: r } = hooks[i]!;
     s += (i === 0 ? firstRow : nextRow).get(target) + quoted.get(array) + (inResponse ? '1,' : '0,') + quoted.get(r.id) + quoted.get(r.type)
-      + FLAG_BITS[(r.verdict ? 4 : 0) + (r.deny ? 2 : 0) + (r.async ? 1 : 0)] + (keptTime(r.execution_time) ? hookTimes[r.execution_time]! : `${num(r.execution_time)},[`);
+      + FLAG_BITS[(r.verdict ? 4 : 0) + (r.deny ? 2 : 0) + (r.async ? 1 : 0)] + (hookTimes.get(r.execution_time) ?? `${num(r.execution_time)},[`);
     const checks = r.checks;
     for (let c = 0; c < checks.length; c++) s += checkText(checks[c]!, c === 0, withData);
     if (r.feedback === undefined && r.transformed === undefined) s += ']]';

@@ -35,6 +35,13 @@ const results = {
 };
 
 describe('core: hook results as JSON text', () => {
+  it('writes every time as JSON.stringify does, the kept small ones and the others', () => {
+    for (const t of [0, 1, 63, 64, 1000, -0, -1, 2.5]) {
+      const r = hook('h', [check('c', { data: { n: 1 }, execution_time: t }), check('d', { verdict: false, execution_time: t })], { execution_time: t });
+      expect(hookResultJson(r), `time ${t}`).to.equal(JSON.stringify(r));
+    }
+  });
+
   it('equals JSON.stringify of the runner\'s results (escapes, errors, feedback, transformations)', () => {
     expect(hookResultsJson(results)).to.equal(JSON.stringify(results));
     expect(hookResultsJson({ before_request_hooks: [], after_request_hooks: [] })).to.equal('{"before_request_hooks":[],"after_request_hooks":[]}');
