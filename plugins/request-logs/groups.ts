@@ -53,7 +53,7 @@ const TIMESTAMPS = new Set(['last_seen', 'first_seen']);
 const COUNTS = new Set(['total_tokens', 'error_count']);
 
 export function parseGroupBy(value: string): string {
-  if (!(value in GROUP_KEYS)) {
+  if (!Object.hasOwn(GROUP_KEYS, value)) {
     throw invalidQuery('groupBy', `must be one of ${Object.keys(GROUP_KEYS).join(', ')}`);
   }
   return value;

@@ -190,6 +190,14 @@ describe('observe.analytics', () => {
     expect(bad.map((r) => r.json.error.param)).to.deep.equal(['groupBy', 'columns', 'colour']);
   });
 
+  it('refuses names of Object.prototype as groupBy with a 400, not a 500', async () => {
+    for (const name of ['hasOwnProperty', 'constructor', '__proto__', 'toString']) {
+      const reply = await analytics(name);
+      expect(reply.status, name).to.equal(400);
+      expect(reply.json.error.param).to.equal('groupBy');
+    }
+  });
+
   it('needs a gateway key', async () => {
     expect((await getJson(gw.url, '/v1/analytics/groups/model', {})).status).to.equal(401);
   });
