@@ -59,6 +59,7 @@ export class HostRules {
   }
 
   #add(entry: string): string | undefined {
+    if (entry.includes('://')) return 'write a host name or a CIDR range, without scheme or port';
     if (entry.includes('/') || familyOf(unbracket(entry))) {
       const range = CidrRange.parse(entry);
       if (typeof range === 'string') return range;
@@ -66,7 +67,7 @@ export class HostRules {
       return undefined;
     }
     if (entry === '*') return 'a lone "*" is not a rule (0.0.0.0/0 and ::/0 cover every address)';
-    if (entry.includes('://') || entry.includes(':')) return 'write a host name or a CIDR range, without scheme or port';
+    if (entry.includes(':')) return 'write a host name or a CIDR range, without scheme or port';
     const name = normalName(entry);
     if (!HOST_NAME.test(name)) return 'not a host name; the only wildcard is a leading "*." (as in *.example.com)';
     if (name.startsWith('*.')) this.#suffixes.push({ suffix: name.slice(1), text: entry });

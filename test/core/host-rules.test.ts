@@ -52,7 +52,9 @@ describe('core HostRules', () => {
     const cases: [string, string][] = [
       ['10.0.0.0/33', 'GW_OUTBOUND_DENY: entry "10.0.0.0/33" is not a host rule: prefix "/33" must be a whole number 0..32'],
       ['10.0.0/8', 'GW_OUTBOUND_DENY: entry "10.0.0/8" is not a host rule: "10.0.0" is not an IPv4 or IPv6 address'],
-      ['https://api.example.com', 'GW_OUTBOUND_DENY: entry "https://api.example.com" is not a host rule: "https:" is not an IPv4 or IPv6 address'],
+      ['https://api.example.com', 'GW_OUTBOUND_DENY: entry "https://api.example.com" is not a host rule: write a host name or a CIDR range, without scheme or port'],
+      ['http://127.0.0.1/v1', 'GW_OUTBOUND_DENY: entry "http://127.0.0.1/v1" is not a host rule: write a host name or a CIDR range, without scheme or port'],
+      ['127.0.0.1:8080', 'GW_OUTBOUND_DENY: entry "127.0.0.1:8080" is not a host rule: write a host name or a CIDR range, without scheme or port'],
       ['api.example.com:443', 'GW_OUTBOUND_DENY: entry "api.example.com:443" is not a host rule: write a host name or a CIDR range, without scheme or port'],
       ['*', 'GW_OUTBOUND_DENY: entry "*" is not a host rule: a lone "*" is not a rule (0.0.0.0/0 and ::/0 cover every address)'],
       ['api-*.example.com', 'GW_OUTBOUND_DENY: entry "api-*.example.com" is not a host rule: not a host name; the only wildcard is a leading "*." (as in *.example.com)'],

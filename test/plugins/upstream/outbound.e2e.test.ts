@@ -4,8 +4,12 @@
  * the error envelope and its server never sees a connection. Only loopback addresses are used.
  */
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createGateway, type GatewayOptions } from '../../../host/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { CHAT_BODY, configHeaders, directHeaders, postJson, startGateway, type TestGateway } from '../../helpers/gateway.js';
 
@@ -29,6 +33,20 @@ async function countingServer(host: string): Promise<Counted> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** The error a gateway boot fails with (its data folder removed either way). */
+async function bootError(options: GatewayOptions & { env: Record<string, string> }): Promise<Error | undefined> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gw-test-'));
+  try {
+    const gateway = await createGateway({ ...options, env: { GW_DATA_DIR: dataDir, GW_LOG_LEVEL: 'silent', ...options.env } });
+    await gateway.close();
+    return undefined;
+  } catch (e) {
+    return e as Error;
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 const target = (mock: MockOpenAI, extra: Record<string, unknown> = {}) => ({ provider: 'openai', api_key: 'sk-test', custom_host: `${mock.url}/v1`, ...extra });
@@ -150,13 +168,7 @@ describe('outbound host policy end to end', () => {
   });
 
   it('an invalid entry stops the boot, naming the variable and the entry', async () => {
-    let error: Error | undefined;
-    try {
-      const gw = await startGateway({ env: { GW_OUTBOUND_ALLOW: '127.0.0.1/32, 10.0.0.0/40' } });
-      await gw.stop();
-    } catch (e) {
-      error = e as Error;
-    }
+    const error = await bootError({ env: { GW_OUTBOUND_ALLOW: '127.0.0.1/32, 10.0.0.0/40' } });
     expect(error?.message).to.equal('GW_OUTBOUND_ALLOW: entry "10.0.0.0/40" is not a host rule: prefix "/40" must be a whole number 0..32');
   });
 
@@ -206,14 +218,9 @@ describe('outbound host policy end to end', () => {
       } finally {
         await none.stop();
       }
-      let error: Error | undefined;
-      try {
-        const bad = await startGateway({ plugins: [{ use: 'route.upstream', options: { customHostAllow: ['http://127.0.0.1'] } }] });
-        await bad.stop();
-      } catch (e) {
-        error = e as Error;
-      }
-      expect(error?.message).to.include('route.upstream option customHostAllow: entry "http://127.0.0.1" is not a host rule');
+      const error = await bootError({ composition: { plugins: [{ use: 'route.upstream', options: { customHostAllow: ['http://127.0.0.1'] } }] }, env: {} });
+      expect(error?.message).to.equal(
+        'plugin "route.upstream" failed to apply: route.upstream option customHostAllow: entry "http://127.0.0.1" is not a host rule: write a host name or a CIDR range, without scheme or port');
     });
   });
 });
