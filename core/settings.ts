@@ -1,9 +1,9 @@
-import type { OutboundRules } from './outbound-policy.js';
-
 /**
  * Gateway-wide settings, filled by the host (from the environment) or by an embedding program.
  * Plugins read them through the container (Tokens.Settings); the kernel never reads the environment.
  */
+import type { OutboundRules } from './outbound-policy.js';
+
 export interface GatewaySettings {
   /** Folder of the embedded store and stored files. */
   dataDir: string;
