@@ -8,6 +8,7 @@ import { createRegistries, type Registries } from './registries.js';
 import { loadPlugins, type LoadedPlugin, type ResolvedEntry } from './loader.js';
 import { Kernel } from './kernel.js';
 import { UndiciTransport } from './transport.js';
+import { OutboundPolicy } from './outbound-policy.js';
 import type { Logger } from './logger.js';
 import type { GatewaySettings } from './settings.js';
 import type { Transport } from './types.js';
@@ -33,7 +34,7 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   const container = createRootContainer();
   const hooks = createHooks();
   const registries = createRegistries();
-  const transport = options.transport ?? new UndiciTransport();
+  const transport = options.transport ?? new UndiciTransport({ policy: new OutboundPolicy(options.settings.outbound) });
   const kernel = new Kernel(hooks, registries, options.logger);
   container.register(Tokens.Settings, { useValue: options.settings });
   container.register(Tokens.Logger, { useValue: options.logger });

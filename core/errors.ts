@@ -19,6 +19,8 @@ export interface GatewayErrorInit {
   headers?: Record<string, string>;
   /** Extra top-level fields of the envelope (e.g. `hook_results`). */
   extra?: Record<string, unknown>;
+  /** False when trying the same target again cannot change the answer (a policy refusal). */
+  retryable?: boolean;
 }
 
 export class GatewayError extends Error {
@@ -29,6 +31,7 @@ export class GatewayError extends Error {
   readonly provider: string;
   readonly headers: Record<string, string>;
   readonly extra: Record<string, unknown> | undefined;
+  readonly retryable: boolean | undefined;
 
   constructor(init: GatewayErrorInit) {
     super(init.message);
@@ -40,6 +43,7 @@ export class GatewayError extends Error {
     this.provider = init.provider ?? 'gw';
     this.headers = init.headers ?? {};
     this.extra = init.extra;
+    this.retryable = init.retryable;
   }
 
   toEnvelope(): ErrorEnvelope {
@@ -74,6 +78,9 @@ export const Errors = {
   unauthorized: (message = 'missing or invalid x-gw-api-key') =>
     new GatewayError({ status: 401, message, code: 'invalid_api_key' }),
   forbidden: (message: string) => new GatewayError({ status: 403, message, code: 'forbidden' }),
+  /** The outbound host policy refused a host before any connection was opened. */
+  outboundHostDenied: (message: string) =>
+    new GatewayError({ status: 403, message, code: 'outbound_host_denied', retryable: false }),
   notFound: (message: string, code = 'not_found') => new GatewayError({ status: 404, message, code }),
   routeNotFound: (method: string, path: string) =>
     new GatewayError({ status: 404, message: `no route for ${method} ${path}`, code: 'route_not_found' }),

@@ -2,6 +2,8 @@
  * Gateway-wide settings, filled by the host (from the environment) or by an embedding program.
  * Plugins read them through the container (Tokens.Settings); the kernel never reads the environment.
  */
+import type { OutboundRules } from './outbound-policy.js';
+
 export interface GatewaySettings {
   /** Folder of the embedded store and stored files. */
   dataDir: string;
@@ -13,6 +15,8 @@ export interface GatewaySettings {
   bootstrapApiKey?: string;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
+  /** Hosts outbound connections may (allow) and may not (deny) reach; see outbound-policy.ts. */
+  outbound?: OutboundRules;
   /** pino level. */
   logLevel: string;
   /** The environment as the host saw it, for plugins with documented env options. */

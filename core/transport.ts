@@ -7,8 +7,13 @@
  * a reply is a queue of the chunks undici hands over, read whole (`bytes`) or as they come
  * (async iteration, with backpressure), without a Node Readable, its event machinery and an
  * AbortSignal listener per stream. That is most of the transport's cost on a small answer.
+ *
+ * Nothing here follows redirects (a 3xx is handed to the caller as it is), and every new
+ * connection passes the outbound host policy first (outbound-connector.ts).
  */
 import { Agent, type Dispatcher } from 'undici';
+import { policyConnector } from './outbound-connector.js';
+import { OutboundPolicy } from './outbound-policy.js';
 import type { Transport, UpstreamReply, UpstreamRequest } from './types.js';
 
 export interface TransportOptions {
@@ -19,6 +24,8 @@ export interface TransportOptions {
   headersTimeoutMs?: number;
   /** Upper bound of silence between two body chunks. */
   bodyTimeoutMs?: number;
+  /** Hosts every new connection is checked against; default: only the default deny list. */
+  policy?: OutboundPolicy;
 }
 
 export class UndiciTransport implements Transport {
@@ -32,6 +39,7 @@ export class UndiciTransport implements Transport {
       headersTimeout: options.headersTimeoutMs ?? 600_000,
       bodyTimeout: options.bodyTimeoutMs ?? 300_000,
       pipelining: 1,
+      connect: policyConnector(options.policy ?? new OutboundPolicy()),
     });
   }
 

@@ -1,6 +1,6 @@
 /** Gateway settings from the environment (INTERFACE.md). The only place that reads process.env. */
 import { resolve } from 'node:path';
-import { DEFAULT_BODY_LIMIT, type GatewaySettings } from '../core/index.js';
+import { DEFAULT_BODY_LIMIT, HostRules, type GatewaySettings, type OutboundRules } from '../core/index.js';
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
   return {
@@ -9,9 +9,20 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     databaseUrl: env['GW_DATABASE_URL'] || undefined,
     bootstrapApiKey: env['GW_BOOTSTRAP_API_KEY'] || undefined,
     bodyLimit: positiveInt(env['GW_BODY_LIMIT'], DEFAULT_BODY_LIMIT, 'GW_BODY_LIMIT'),
+    outbound: outboundFromEnv(env),
     logLevel: env['GW_LOG_LEVEL'] || 'info',
     env: Object.freeze({ ...env }),
   };
+}
+
+/** `GW_OUTBOUND_ALLOW` / `GW_OUTBOUND_DENY`: comma-separated host names, `*.domain` wildcards, CIDR ranges. */
+function outboundFromEnv(env: NodeJS.ProcessEnv): OutboundRules {
+  const rules: OutboundRules = {};
+  const allow = env['GW_OUTBOUND_ALLOW'];
+  const deny = env['GW_OUTBOUND_DENY'];
+  if (allow) rules.allow = HostRules.parse(allow, 'GW_OUTBOUND_ALLOW');
+  if (deny) rules.deny = HostRules.parse(deny, 'GW_OUTBOUND_DENY');
+  return rules;
 }
 
 export interface ListenSettings {

@@ -5,7 +5,7 @@
  * error status or something else than that shape fails the check when `deny` (default true) and
  * passes otherwise; either way `data.error` says what went wrong.
  */
-import { defineCheck, type CheckInput, type Issue, type Transport } from '../../core/index.js';
+import { defineCheck, GatewayError, type CheckInput, type Issue, type Transport } from '../../core/index.js';
 import { endpointIssues, endpointOf } from './endpoint.js';
 import { WebhookParams } from './params.js';
 
@@ -57,6 +57,7 @@ async function callWebhook(
   try {
     reply = await transport.send({ url, method: 'POST', headers, body }, deadline);
   } catch (e) {
+    if (e instanceof GatewayError) throw e;
     throw new Error(deadline.aborted && !signal.aborted ? `no answer within ${timeoutMs} ms` : `unreachable: ${(e as Error).message}`);
   }
   if (reply.status < 200 || reply.status >= 300) {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  baseUrlOf, Errors, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
+  baseUrlOf, Errors, GatewayError, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
 } from '../../core/index.js';
 
 /**
@@ -28,6 +28,7 @@ export async function sendToProvider(
     reply = await transport.send(request, signal);
   } catch (e) {
     if (signal.aborted) throw signal.reason ?? e;
+    if (e instanceof GatewayError) throw e;
     throw Errors.badGateway(`provider ${api.provider} is unreachable: ${networkReason(e)}`, api.provider);
   }
   if (reply.status >= 400) {

@@ -8,22 +8,39 @@
  * Provider credentials are checked when the config is validated.
  */
 import {
-  Errors, GatewayError, guardSseStream, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, Tokens,
+  Errors, GatewayError, guardSseStream, HostRules, Type, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, Tokens,
   type AdapterInput, type Attempt, type EndpointAdapter, type Outcome, type Plugin, type PluginApi,
-  type ProviderAdapter, type Transport, type UpstreamRequest,
+  type ProviderAdapter, type Static, type Transport, type UpstreamRequest,
 } from '../../core/index.js';
 import { copyResponseHeaders } from './answers.js';
+import { customHostProblem } from './custom-host.js';
 import { describeNetworkError } from './network-errors.js';
 
-export default class UpstreamPlugin implements Plugin {
-  static readonly manifest = { id: 'route.upstream', description: 'Provider calls through the shared transport' };
+const Options = Type.Object({
+  /**
+   * Host names, `*.domain` wildcards and CIDR ranges a config's `custom_host` must match (an empty
+   * list forbids custom_host). Unset: any host, within the outbound host policy.
+   */
+  customHostAllow: Type.Optional(Type.Array(Type.String())),
+}, { additionalProperties: false });
 
-  apply(api: PluginApi): void {
+type Options = Static<typeof Options>;
+
+export default class UpstreamPlugin implements Plugin<Options> {
+  static readonly manifest = { id: 'route.upstream', description: 'Provider calls through the shared transport', options: Options };
+
+  apply(api: PluginApi<Options>): void {
     const transport = api.container.resolve<Transport>(Tokens.Transport);
     const { providers } = api.registries;
+    const allowedHosts = api.options.customHostAllow && HostRules.parse(api.options.customHostAllow, `${api.id} option customHostAllow`);
 
-    // Leaves are checked with their inherited settings: a child may take its credentials from its parent.
     api.hooks.validateConfig.tap(api.id, (node, path, issues, effective) => {
+      // Every node that names a custom_host, once (its children inherit it as written here).
+      if (allowedHosts && typeof node.custom_host === 'string') {
+        const problem = customHostProblem(node.custom_host, allowedHosts);
+        if (problem) issues.push({ path: path ? `${path}.custom_host` : 'custom_host', rule: problem });
+      }
+      // Leaves are checked with their inherited settings: a child may take its credentials from its parent.
       const provider = effective.provider;
       if (node.targets?.length || typeof provider !== 'string' || provider.startsWith('@')) return;
       const adapter = providers.get(provider);
@@ -65,6 +82,8 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
     reply = await transport.send(request, attempt.signal);
   } catch (e) {
     if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    // The transport's own refusals (the outbound host policy) keep their status and message.
+    if (e instanceof GatewayError) return failure(e, provider);
     return failure(Errors.badGateway(`provider ${provider} is unreachable: ${describeNetworkError(e)}`, provider), provider);
   }
 

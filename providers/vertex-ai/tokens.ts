@@ -91,6 +91,7 @@ export class ServiceAccountTokens {
       status = reply.status;
       text = await reply.text();
     } catch (e) {
+      if (e instanceof GatewayError) throw e;
       const why = (e as Error)?.name === 'TimeoutError' ? `no answer within ${this.options.exchangeTimeoutMs} ms` : 'token endpoint unreachable';
       throw Errors.badGateway(`${PROVIDER_ID}: service-account token exchange failed: ${why}`, PROVIDER_ID);
     }
