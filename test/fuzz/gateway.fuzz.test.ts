@@ -52,7 +52,8 @@ describe('fuzz: seeded hostile inputs over every route', function () {
 
   before(async () => {
     mock = await startMockOpenAI();
-    gw = await startGateway({ plugins: [WatchPlugin] });
+    // Belt and braces: the outbound policy refuses anything outside loopback too.
+    gw = await startGateway({ plugins: [WatchPlugin], env: { GW_OUTBOUND_ALLOW: '127.0.0.0/8,::1' } });
   });
   after(async () => {
     await gw?.stop();
