@@ -36,6 +36,7 @@ export * from './policies/applicable.js';
 export * from './admin.js';
 export * from './ids.js';
 export * from './text.js';
+export { compilePattern, MAX_PATTERN_SIZE, type Pattern, type PatternFlags, type PatternMatch } from './patterns.js';
 export * from './net.js';
 export * from './provider-errors.js';
 export * from './provider-api.js';
