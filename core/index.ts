@@ -27,6 +27,7 @@ export * from './dispatch.js';
 export * from './admin-body.js';
 export * from './usage.js';
 export { firstJsonString, lastJsonObject } from './json-scan.js';
+export { DEFAULT_JSON_MAX_DEPTH, jsonDepthRule, nestsDeeperThan } from './json-depth.js';
 export * from './policies/conditions.js';
 export * from './policies/policy-index.js';
 export * from './policies/scope.js';

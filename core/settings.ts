@@ -13,6 +13,8 @@ export interface GatewaySettings {
   bootstrapApiKey?: string;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
+  /** How deeply JSON bodies and header configs may nest (GW_JSON_MAX_DEPTH); DEFAULT_JSON_MAX_DEPTH when absent. */
+  jsonMaxDepth?: number;
   /** pino level. */
   logLevel: string;
   /** The environment as the host saw it, for plugins with documented env options. */
