@@ -64,11 +64,23 @@ function flagBits(flags: PatternFlags): number {
   return (flags.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | (flags.multiline ? RE2JS.MULTILINE : 0) | (flags.dotAll ? RE2JS.DOTALL : 0);
 }
 
+/** Short texts whose answer each pattern remembers (metadata values, model names repeat). */
+const MEMO_TEXT_LENGTH = 256;
+const MEMO_ENTRIES = 256;
+
 class Re2Pattern implements Pattern {
+  readonly #memo = new Map<string, boolean>();
   constructor(readonly source: string, private readonly engine: RE2JS) {}
 
   test(text: string): boolean {
-    return this.engine.test(text);
+    if (text.length > MEMO_TEXT_LENGTH) return this.engine.test(text);
+    let answer = this.#memo.get(text);
+    if (answer === undefined) {
+      answer = this.engine.test(text);
+      if (this.#memo.size >= MEMO_ENTRIES) this.#memo.clear();
+      this.#memo.set(text, answer);
+    }
+    return answer;
   }
 
   exec(text: string): PatternMatch | null {

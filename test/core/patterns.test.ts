@@ -103,6 +103,13 @@ describe('core patterns', () => {
       expect(pattern.count('abc')).to.equal('abc'.match(/x*/g)!.length);
     });
 
+    it('test answers stay right for repeated short texts, past the remembered ones', () => {
+      const pattern = compiled('^v\\d*7$');
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 600; i++) expect(pattern.test(`v${i}`), `v${i}`).to.equal(String(i).endsWith('7'));
+      }
+    });
+
     it('count counts non-overlapping matches; one instance serves repeated and interleaved calls', () => {
       const pattern = compiled('aa');
       expect(pattern.count('aaaaa')).to.equal(2);
