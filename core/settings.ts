@@ -17,6 +17,8 @@ export interface GatewaySettings {
   bodyLimit: number;
   /** Hosts outbound connections may (allow) and may not (deny) reach; see outbound-policy.ts. */
   outbound?: OutboundRules;
+  /** How deeply JSON bodies and header configs may nest (GW_JSON_MAX_DEPTH); DEFAULT_JSON_MAX_DEPTH when absent. */
+  jsonMaxDepth?: number;
   /** pino level. */
   logLevel: string;
   /** The environment as the host saw it, for plugins with documented env options. */

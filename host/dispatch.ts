@@ -1,5 +1,5 @@
 /** What the node:http and fetch front ends share: URL splitting, route misses, body rules. */
-import { Errors, JsonPayload, utf8Of, type GatewayError, type GatewayResponse, type RouteDef } from '../core/index.js';
+import { Errors, jsonDepthRule, JsonPayload, nestsDeeperThan, utf8Of, type GatewayError, type GatewayResponse, type RouteDef } from '../core/index.js';
 
 export function splitUrl(url: string): { path: string; query: URLSearchParams } {
   const q = url.indexOf('?');
@@ -13,8 +13,10 @@ export function bodyMode(route: RouteDef, method: string): 'json' | 'raw' | 'str
   return method === 'POST' || method === 'PUT' || method === 'PATCH' ? 'json' : 'none';
 }
 
-export function parseJson(bytes: Uint8Array): unknown {
+/** The body's JSON value; too deep a body is refused before anything parses or walks it. */
+export function parseJson(bytes: Uint8Array, maxDepth: number): unknown {
   if (bytes.byteLength === 0) return undefined;
+  if (nestsDeeperThan(bytes, maxDepth)) throw Errors.invalidBody('', jsonDepthRule(maxDepth));
   try {
     return JSON.parse(utf8Of(bytes));
   } catch (e) {

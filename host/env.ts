@@ -1,6 +1,6 @@
 /** Gateway settings from the environment (INTERFACE.md). The only place that reads process.env. */
 import { resolve } from 'node:path';
-import { DEFAULT_BODY_LIMIT, HostRules, type GatewaySettings, type OutboundRules } from '../core/index.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_JSON_MAX_DEPTH, HostRules, type GatewaySettings, type OutboundRules } from '../core/index.js';
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
   return {
@@ -10,6 +10,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySe
     bootstrapApiKey: env['GW_BOOTSTRAP_API_KEY'] || undefined,
     bodyLimit: positiveInt(env['GW_BODY_LIMIT'], DEFAULT_BODY_LIMIT, 'GW_BODY_LIMIT'),
     outbound: outboundFromEnv(env),
+    jsonMaxDepth: positiveInt(env['GW_JSON_MAX_DEPTH'], DEFAULT_JSON_MAX_DEPTH, 'GW_JSON_MAX_DEPTH'),
     logLevel: env['GW_LOG_LEVEL'] || 'info',
     env: Object.freeze({ ...env }),
   };

@@ -2,7 +2,7 @@
  * Web-standard front end: `fetch(Request) → Response`, for servers built on the Fetch API
  * (Hono, Bun, Deno, workers). Same kernel, same rules as the node:http front end.
  */
-import { Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
+import { DEFAULT_JSON_MAX_DEPTH, Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
 import { bodyMode, missResponse, parseJson, splitUrl } from './dispatch.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -10,6 +10,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export function createFetchHandler(runtime: Runtime): FetchHandler {
   const { kernel, registries, settings } = runtime;
   const limit = settings.bodyLimit;
+  const maxJsonDepth = settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
 
   return async (incoming) => {
     const method = incoming.method.toUpperCase();
@@ -28,7 +29,7 @@ export function createFetchHandler(runtime: Runtime): FetchHandler {
     const loadBody = mode === 'none' || mode === 'stream' ? undefined : async () => {
       const bytes = await readBody(incoming, limit);
       request.rawBody = bytes;
-      if (mode === 'json') request.body = parseJson(bytes);
+      if (mode === 'json') request.body = parseJson(bytes, maxJsonDepth);
     };
     const response = await kernel.handle(ctx, loadBody);
     return toWebResponse(response, (error) => kernel.complete(ctx, response, error));

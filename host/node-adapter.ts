@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { once } from 'node:events';
-import { Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
+import { DEFAULT_JSON_MAX_DEPTH, Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
 import { bodyMode, errorResponse, missResponse, parseJson, splitUrl, STATUS_TEXT } from './dispatch.js';
 import { TurnWriter } from './turn-writer.js';
 
@@ -21,6 +21,7 @@ export interface NodeHandlerState {
 export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): NodeHandler {
   const { kernel, registries, settings } = runtime;
   const limit = settings.bodyLimit;
+  const maxJsonDepth = settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
   const writer = new TurnWriter();
 
   return (req, res, next) => {
@@ -40,7 +41,7 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
     const loadBody = mode === 'none' || mode === 'stream' ? undefined : async () => {
       const bytes = await readBody(req, limit);
       request.rawBody = bytes;
-      if (mode === 'json') request.body = parseJson(bytes);
+      if (mode === 'json') request.body = parseJson(bytes, maxJsonDepth);
     };
     kernel.handle(ctx, loadBody).then(
       async (response) => {

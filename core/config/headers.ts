@@ -8,6 +8,7 @@
 import { Errors } from '../errors.js';
 import type { HeaderMap } from '../types.js';
 import { BoundedMap } from '../bounded-map.js';
+import { DEFAULT_JSON_MAX_DEPTH, jsonDepthRule, nestsDeeperThan } from '../json-depth.js';
 import { ConfigFields, type ConfigFieldKind } from './fields.js';
 
 /** Request-level headers that are not config fields. */
@@ -32,7 +33,7 @@ const PROVIDER_FIELDS: ReadonlySet<string> = new Set(['api_key', 'provider', 'cu
  * The config fields the headers set, or undefined when none. The bearer token counts only beside
  * other fields or a config (`withConfig`): alone it is not a config.
  */
-export function headerConfigFields(headers: HeaderMap, withConfig: boolean): Record<string, unknown> | undefined {
+export function headerConfigFields(headers: HeaderMap, withConfig: boolean, maxJsonDepth = DEFAULT_JSON_MAX_DEPTH): Record<string, unknown> | undefined {
   let fields: Record<string, unknown> | undefined;
   for (const name in headers) {
     if (!name.startsWith('x-gw-') || REQUEST_HEADERS.has(name)) continue;
@@ -40,7 +41,7 @@ export function headerConfigFields(headers: HeaderMap, withConfig: boolean): Rec
     if (value === undefined) continue;
     const spec = FIELD_BY_HEADER.get(name);
     if (!spec) throw Errors.invalidHeader(name, 'is not a known x-gw- header or config field');
-    (fields ??= {})[spec.field] = convertHeader(name, value, spec.kind);
+    (fields ??= {})[spec.field] = convertHeader(name, value, spec.kind, maxJsonDepth);
   }
   const authorization = headers['authorization'];
   if (authorization !== undefined && (fields || withConfig) && fields?.['api_key'] === undefined) {
@@ -60,7 +61,7 @@ export class HeaderConfigs {
   readonly #fields: BoundedMap<string, Readonly<Record<string, unknown>> | null>;
   readonly #merged = new WeakMap<object, BoundedMap<object, Readonly<Record<string, unknown>>>>();
 
-  constructor(private readonly maxEntries = 1000) {
+  constructor(private readonly maxEntries = 1000, private readonly maxJsonDepth = DEFAULT_JSON_MAX_DEPTH) {
     this.#fields = new BoundedMap(maxEntries);
   }
 
@@ -73,7 +74,7 @@ export class HeaderConfigs {
     signature += `\n\n${headers['authorization'] ?? ''}`;
     // null stands for "no fields" (undefined would read as "not kept").
     const fields = this.#fields.remember(signature, () => {
-      const made = headerConfigFields(headers, withConfig);
+      const made = headerConfigFields(headers, withConfig, this.maxJsonDepth);
       return made ? Object.freeze(made) : null;
     });
     return fields ?? undefined;
@@ -103,7 +104,7 @@ export function beneathConfig(fields: Record<string, unknown> | undefined, confi
   return { ...under, ...config };
 }
 
-function convertHeader(header: string, value: string, kind: ConfigFieldKind): unknown {
+function convertHeader(header: string, value: string, kind: ConfigFieldKind, maxJsonDepth: number): unknown {
   switch (kind) {
     case 'string':
       return value;
@@ -128,6 +129,7 @@ function convertHeader(header: string, value: string, kind: ConfigFieldKind): un
         return n;
       });
     default:
+      if (nestsDeeperThan(value, maxJsonDepth)) throw Errors.invalidHeader(header, jsonDepthRule(maxJsonDepth));
       try {
         return JSON.parse(value);
       } catch {

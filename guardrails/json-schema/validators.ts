@@ -1,9 +1,11 @@
 /**
  * JSON Schema validation with ajv 8, compiled once per schema object (the params of a cached
  * config keep their identity, so a request never compiles). One ajv per dialect, made on first use.
+ * `pattern` and `patternProperties` run on core's linear-time engine, like every caller pattern.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { compilePattern, type Pattern } from '../../core/index.js';
 
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
@@ -22,7 +24,16 @@ export function validatorFor(schema: Record<string, unknown>): ValidateFunction 
 function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
   const dialect = schema['$schema'];
   if (typeof dialect === 'string' && dialect.includes('2020-12')) {
-    return (draft2020 ??= new Ajv2020({ allErrors: true, strict: false }));
+    return (draft2020 ??= new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
   }
-  return (draft07 ??= new Ajv({ allErrors: true, strict: false }));
+  return (draft07 ??= new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
 }
+
+/** ajv's hook for compiling schema patterns: a throw makes the schema invalid, with the rule. */
+function linearRegExp(source: string): Pattern {
+  const pattern = compilePattern(source);
+  if (typeof pattern === 'string') throw new Error(`pattern "${source.length > 100 ? source.slice(0, 100) + '…' : source}" ${pattern}`);
+  return pattern;
+}
+// ajv names the engine in generated standalone code only; these validators are never exported.
+linearRegExp.code = 'linearRegExp';

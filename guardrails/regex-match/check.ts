@@ -1,20 +1,21 @@
 /**
  * `default.regexMatch`: passes when the phase's text matches `rule` (inverted by `not`).
- * The expression is compiled once per params object; a bad expression is a config error.
+ * The expression runs on core's linear-time engine and is compiled once per params object;
+ * a bad or unsupported expression is a config error.
  */
-import { defineCheck, type Issue } from '../../core/index.js';
+import { compilePattern, defineCheck, type Issue, type Pattern } from '../../core/index.js';
 import { RegexMatchParams } from './params.js';
 
-const compiled = new WeakMap<RegexMatchParams, RegExp>();
+const compiled = new WeakMap<RegexMatchParams, Pattern | string>();
 
-function regexOf(params: RegexMatchParams): RegExp {
-  let regex = compiled.get(params);
-  if (!regex) {
-    // No `g` flag: `test` stays stateless (no lastIndex carried between calls).
-    regex = new RegExp(params.rule, params.caseInsensitive ? 'i' : '');
-    compiled.set(params, regex);
+/** The compiled rule or the rule it breaks, once per params object (validation and checks share it). */
+function patternOf(params: RegexMatchParams): Pattern | string {
+  let pattern = compiled.get(params);
+  if (pattern === undefined) {
+    pattern = compilePattern(params.rule, { ignoreCase: params.caseInsensitive === true });
+    compiled.set(params, pattern);
   }
-  return regex;
+  return pattern;
 }
 
 export const regexMatch = defineCheck({
@@ -22,27 +23,22 @@ export const regexMatch = defineCheck({
   params: RegexMatchParams,
   check(input, params) {
     const text = input.response ? input.response.text : input.request.text;
-    const match = regexOf(params).exec(text);
+    const pattern = patternOf(params);
+    // validate() refused every rule that does not compile, so a check never sees one.
+    if (typeof pattern === 'string') throw new Error(`rule ${pattern}`);
+    const match = pattern.exec(text);
     const not = params.not === true;
     const verdict = (match !== null) !== not;
-    if (verdict) return { verdict, data: match ? { match: excerpt(match[0]) } : null };
+    if (verdict) return { verdict, data: match ? { match: excerpt(match.text) } : null };
     return match
-      ? { verdict, data: { match: excerpt(match[0]), explanation: 'the text matches the rule' } }
+      ? { verdict, data: { match: excerpt(match.text), explanation: 'the text matches the rule' } }
       : { verdict, data: { explanation: 'the text does not match the rule' } };
   },
   validate(params: RegexMatchParams): Issue[] {
-    return regexIssue(params.rule, params.caseInsensitive ? 'i' : '', 'rule');
+    const pattern = patternOf(params);
+    return typeof pattern === 'string' ? [{ path: 'rule', rule: pattern }] : [];
   },
 });
-
-export function regexIssue(rule: string, flags: string, path: string): Issue[] {
-  try {
-    new RegExp(rule, flags);
-    return [];
-  } catch (e) {
-    return [{ path, rule: `is not a valid regular expression (${(e as Error).message})` }];
-  }
-}
 
 function excerpt(s: string): string {
   return s.length > 100 ? s.slice(0, 100) + '…' : s;

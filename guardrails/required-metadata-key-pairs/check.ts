@@ -3,7 +3,7 @@
  * its value matches (see match.ts). `all`: every pair matches; `any`: at least one; `none`: no pair.
  * Matchers are built once per params object; a bad regex is a config error.
  */
-import { defineCheck, type Issue } from '../../core/index.js';
+import { compilePattern, defineCheck, type Issue } from '../../core/index.js';
 import { matcherFor, type Matcher } from './match.js';
 import { RequiredMetadataKeyPairsParams } from './params.js';
 
@@ -52,12 +52,9 @@ export const requiredMetadataKeyPairs = defineCheck({
   validate(params: RequiredMetadataKeyPairsParams): Issue[] {
     if ((params.matchType ?? 'exact') !== 'regex') return [];
     for (const [key, expected] of Object.entries(params.metadataPairs)) {
-      for (const pattern of typeof expected === 'string' ? [expected] : expected) {
-        try {
-          new RegExp(pattern);
-        } catch (e) {
-          return [{ path: `metadataPairs.${key}`, rule: `is not a valid regular expression (${(e as Error).message})` }];
-        }
+      for (const source of typeof expected === 'string' ? [expected] : expected) {
+        const pattern = compilePattern(source);
+        if (typeof pattern === 'string') return [{ path: `metadataPairs.${key}`, rule: pattern }];
       }
     }
     return [];

@@ -7,7 +7,7 @@
  * can still take its provider key from the request.
  */
 import {
-  BoundedMap, deepFreeze, Errors, HeaderConfigs, Stage, Type, type Plugin, type PluginApi, type RawConfig, type RequestContext,
+  BoundedMap, DEFAULT_JSON_MAX_DEPTH, deepFreeze, Errors, HeaderConfigs, jsonDepthRule, nestsDeeperThan, Stage, Type, type Plugin, type PluginApi, type RawConfig, type RequestContext,
   type Static,
 } from '../../core/index.js';
 
@@ -23,8 +23,9 @@ export default class ConfigHeadersPlugin implements Plugin<Static<typeof Options
   static readonly manifest = { id: 'config.headers', description: 'Route config from x-gw-* headers', options: Options };
 
   apply(api: PluginApi<Static<typeof Options>>): void {
-    const parsed = new ParsedConfigCache(api.options.parsedConfigCacheSize);
-    const headerConfigs = new HeaderConfigs(api.options.parsedConfigCacheSize);
+    const maxJsonDepth = api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
+    const parsed = new ParsedConfigCache(api.options.parsedConfigCacheSize, maxJsonDepth);
+    const headerConfigs = new HeaderConfigs(api.options.parsedConfigCacheSize, maxJsonDepth);
     api.hooks.resolveConfig.tap({ name: api.id, stage: Stage.CONFIG }, (current, ctx) => {
       if (current !== undefined) return current;
       return configFromHeaders(ctx, parsed, headerConfigs);
@@ -45,21 +46,22 @@ function configFromHeaders(ctx: RequestContext, parsed: ParsedConfigCache, heade
 /** Parsed `x-gw-config` values by their exact string, frozen so that no request can alter another's. */
 class ParsedConfigCache {
   readonly #entries: BoundedMap<string, Record<string, unknown> | string>;
-  constructor(max: number) {
+  constructor(max: number, private readonly maxJsonDepth: number) {
     this.#entries = new BoundedMap(max);
   }
 
   get(header: string): Record<string, unknown> | string {
-    return this.#entries.remember(header, () => parseConfigHeader(header));
+    return this.#entries.remember(header, () => parseConfigHeader(header, this.maxJsonDepth));
   }
 }
 
-function parseConfigHeader(header: string): Record<string, unknown> | string {
+function parseConfigHeader(header: string, maxJsonDepth: number): Record<string, unknown> | string {
   const text = header.trim();
   if (!text.startsWith('{')) {
     if (text === '') throw Errors.invalidHeader('x-gw-config', 'must be a JSON object or a config id');
     return text;
   }
+  if (nestsDeeperThan(text, maxJsonDepth)) throw Errors.invalidHeader('x-gw-config', jsonDepthRule(maxJsonDepth));
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -8,7 +8,7 @@
  * Stored configs are cached in memory (cache.ts); this instance's writes clear the cache at once.
  */
 import {
-  Errors, HeaderConfigs, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
+  DEFAULT_JSON_MAX_DEPTH, Errors, HeaderConfigs, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
 import { ConfigRepo } from './repo.js';
@@ -39,7 +39,7 @@ export default class ConfigsPlugin implements Plugin<Options> {
   async apply(api: PluginApi<Options>): Promise<void> {
     const repo = new ConfigRepo(api.container.resolve<RecordStore>(Tokens.RecordStore));
     await repo.init();
-    const headerConfigs = new HeaderConfigs(api.options.cacheMaxEntries);
+    const headerConfigs = new HeaderConfigs(api.options.cacheMaxEntries, api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH);
     const cache = new StoredConfigCache(repo, {
       ttlMs: api.options.cacheTtlMs,
       negativeTtlMs: api.options.negativeCacheTtlMs,

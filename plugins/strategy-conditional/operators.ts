@@ -55,7 +55,7 @@ const regex: Build = (operand, env) => {
   if (typeof operand !== 'string') return 'must be a string (a regular expression)';
   if (operand.length > env.limits.maxRegexLength) return `must be at most ${env.limits.maxRegexLength} characters`;
   const compiled = env.regexes.get(operand);
-  if (typeof compiled === 'string') return `must be a valid regular expression (${compiled})`;
+  if (typeof compiled === 'string') return compiled;
   return (value) => {
     if (typeof value === 'string') return compiled.test(value);
     if (typeof value === 'number' || typeof value === 'boolean') return compiled.test(String(value));

@@ -3,7 +3,7 @@
  * A trace id is generated when absent and echoed on every response as `x-gw-trace-id`.
  */
 import { randomUUID } from 'node:crypto';
-import { BoundedMap, Errors, Stage, type Plugin, type PluginApi } from '../../core/index.js';
+import { BoundedMap, DEFAULT_JSON_MAX_DEPTH, Errors, jsonDepthRule, nestsDeeperThan, Stage, type Plugin, type PluginApi } from '../../core/index.js';
 
 export interface SpanInfo {
   spanId?: string;
@@ -23,7 +23,8 @@ export default class TracePlugin implements Plugin {
 
   apply(api: PluginApi): void {
     const parsed = new BoundedMap<string, Readonly<Record<string, string>>>(PARSED_METADATA);
-    const metadataOf = (header: string) => parsed.remember(header, () => Object.freeze(parseMetadata(header)));
+    const maxJsonDepth = api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
+    const metadataOf = (header: string) => parsed.remember(header, () => Object.freeze(parseMetadata(header, maxJsonDepth)));
     api.hooks.onRequest.tap({ name: api.id, stage: Stage.TRACE }, (ctx) => {
       const h = ctx.request.headers;
       const given = h['x-gw-trace-id'];
@@ -43,7 +44,8 @@ export default class TracePlugin implements Plugin {
 }
 
 /** `x-gw-metadata`: a JSON object of string values (INTERFACE.md). */
-export function parseMetadata(header: string): Record<string, string> {
+export function parseMetadata(header: string, maxJsonDepth = DEFAULT_JSON_MAX_DEPTH): Record<string, string> {
+  if (nestsDeeperThan(header, maxJsonDepth)) throw Errors.invalidHeader('x-gw-metadata', jsonDepthRule(maxJsonDepth));
   let value: unknown;
   try {
     value = JSON.parse(header);

@@ -107,7 +107,7 @@ describe('built-in guardrail checks through the runner (end to end)', () => {
   it('refuses bad check params with a 400 naming the field, when the config is loaded', async () => {
     const badRegex = await send(leaf({ input_guardrails: [{ 'default.regexMatch': { rule: '(' } }] }), chat('hi'));
     expect(badRegex.status).to.equal(400);
-    expect(badRegex.json.error.message).to.match(/^config\.input_guardrails\.0\.default\.regexMatch\.rule: is not a valid regular expression/);
+    expect(badRegex.json.error.message).to.match(/^config\.input_guardrails\.0\.default\.regexMatch\.rule: must be a valid regular expression/);
     const badProvider = await send(leaf({ input_guardrails: [{ 'default.moderation': { provider: 'nope' } }] }), chat('hi'));
     expect(badProvider.status).to.equal(400);
     expect(badProvider.json.error.message).to.match(/default\.moderation\.provider: unknown provider "nope"/);

@@ -24,7 +24,7 @@ describe('guardrail default.regexMatch', () => {
       const parsed = validateParams(check, { rule: '(unclosed' });
       expect(parsed.ok).to.equal(false);
       expect(parsed.issues[0]!.path).to.equal('rule');
-      expect(parsed.issues[0]!.rule).to.match(/not a valid regular expression/);
+      expect(parsed.issues[0]!.rule).to.match(/must be a valid regular expression/);
     });
     it('rejects unknown keys and wrong types', () => {
       expect(validateParams(check, { rule: 'a', nott: true }).issues[0]).to.deep.equal({ path: 'nott', rule: 'is not an allowed key' });
