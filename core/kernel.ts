@@ -49,6 +49,7 @@ export class Kernel {
       body: EMPTY_BODY,
       stream: false,
       responseHeaders: {},
+      streamError: undefined,
       locals: new Map(),
     };
   }
@@ -185,7 +186,12 @@ export class Kernel {
 
   /** Tells observers that a response has been written (or failed to be). Never throws. */
   complete(ctx: RequestContext, response: GatewayResponse, error?: unknown): void {
-    const completion: Completion = { status: response.status, durationMs: performance.now() - ctx.startedAt, error };
+    const streamError = ctx.streamError;
+    const completion: Completion = {
+      status: streamError ? streamError.status : response.status,
+      durationMs: performance.now() - ctx.startedAt,
+      error: error ?? streamError,
+    };
     this.hooks.onResponse.promise(ctx, response, completion).catch((e) => {
       this.logger.error({ err: e }, 'onResponse observer failed');
     });

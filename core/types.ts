@@ -103,6 +103,11 @@ export interface RequestContext {
   outcome?: Outcome;
   /** Why the request was answered early (cache hit, denied, limited ...), for logs. */
   reason?: string;
+  /**
+   * Set when a stream whose head already went out ended with an error event (failed, or cut
+   * before its end marker): its status stays on the wire, observers record this error instead.
+   */
+  streamError?: GatewayError;
   /** Plugin-owned per-request values, keyed by the plugin's own symbol or id. */
   locals: Map<string | symbol, unknown>;
 }

@@ -14,6 +14,7 @@ import {
 } from '../../core/index.js';
 import { copyResponseHeaders } from './answers.js';
 import { describeNetworkError } from './network-errors.js';
+import { streamFailure } from './stream-failures.js';
 
 export default class UpstreamPlugin implements Plugin {
   static readonly manifest = { id: 'route.upstream', description: 'Provider calls through the shared transport' };
@@ -118,8 +119,11 @@ async function streamAnswer(
     const error = e instanceof GatewayError ? e : Errors.badGateway(`provider ${provider} stream failed before its first byte: ${describeNetworkError(e)}`, provider);
     return failure(error, provider);
   }
+  const ctx = input.attempt.ctx;
   const stream = guardSseStream(started, (e) => {
-    const error = e instanceof GatewayError ? e : Errors.badGateway(`provider ${provider} stream failed: ${describeNetworkError(e)}`, provider);
+    // The head (a 200) is out: observers learn of the failure from the context.
+    const error = streamFailure(e, provider);
+    ctx.streamError = error;
     return error.toEnvelope();
   });
   return {
