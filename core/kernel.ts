@@ -68,11 +68,16 @@ export class Kernel {
       response = this.errorResponse(e, ctx);
     }
     for (const name in ctx.responseHeaders) response.headers[name] ??= ctx.responseHeaders[name]!;
+    let answer: GatewayResponse;
     try {
-      return await this.hooks.respond.promise(response, ctx);
+      answer = await this.hooks.respond.promise(response, ctx);
     } catch (e) {
-      return this.errorResponse(e, ctx);
+      answer = this.errorResponse(e, ctx);
     }
+    // Only the stream being written can end with an error event the client sees; one read whole
+    // before the answer was chosen (held by an output guardrail, then a fallback) was answered otherwise.
+    ctx.streamError = undefined;
+    return answer;
   }
 
   /** The handler of every inference route. */

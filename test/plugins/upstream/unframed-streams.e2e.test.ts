@@ -7,8 +7,10 @@
  */
 import { expect } from 'chai';
 import AnthropicProviderPlugin from '../../../providers/anthropic/index.js';
+import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { event, startUnframedSse, type UnframedSse } from '../../fixtures/unframed-sse.js';
-import { configHeaders, startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { configHeaders, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { startGuardedGateway } from '../guardrails/harness.js';
 
 const CHAT = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true };
 
@@ -36,6 +38,7 @@ function dataOf(text: string): string[] {
 
 describe('streams framed only by the connection end (connection: close)', () => {
   let provider: UnframedSse;
+  let whole: MockOpenAI;
   let gw: TestGateway;
   const openai = () => configHeaders({ provider: 'openai', api_key: 'sk-test', custom_host: `${provider.url}/v1` });
   const anthropic = () => configHeaders({ provider: 'anthropic', api_key: 'sk-ant-test', custom_host: `${provider.url}/v1` });
@@ -46,11 +49,13 @@ describe('streams framed only by the connection end (connection: close)', () => 
 
   before(async () => {
     provider = await startUnframedSse();
-    gw = await startGateway({ plugins: [AnthropicProviderPlugin] });
+    whole = await startMockOpenAI();
+    gw = await startGuardedGateway({ plugins: [AnthropicProviderPlugin] });
   });
   after(async () => {
     await gw?.stop();
     await provider?.close();
+    await whole?.close();
   });
 
   describe('OpenAI format', () => {
@@ -173,6 +178,24 @@ describe('streams framed only by the connection end (connection: close)', () => 
       provider.next([...OPENAI_HEAD, event(openaiChunk({}, 'stop')), event('[DONE]')]);
       await stream({ ...openai(), 'x-gw-trace-id': 'whole-stream-log' });
       const [row] = await logsOf('whole-stream-log');
+      expect(row!.status).to.equal(200);
+      expect(row!.error_code).to.equal(null);
+    });
+
+    it('logs the stream that was sent when a cut one was held by a guardrail and fell back', async () => {
+      provider.next(OPENAI_HEAD);
+      const held = { output_guardrails: [{ id: 'held', deny: true, 'test.forbid': { word: 'zzz' } }] };
+      const config = {
+        strategy: { mode: 'fallback' },
+        targets: [
+          { provider: 'openai', api_key: 'sk-test', custom_host: `${provider.url}/v1`, ...held },
+          { provider: 'openai', api_key: 'sk-test', custom_host: `${whole.url}/v1` },
+        ],
+      };
+      const { status, data } = await stream(configHeaders(config, { 'x-gw-trace-id': 'held-cut-fallback' }));
+      expect(status).to.equal(200);
+      expect(data[data.length - 1]).to.equal('[DONE]');
+      const [row] = await logsOf('held-cut-fallback');
       expect(row!.status).to.equal(200);
       expect(row!.error_code).to.equal(null);
     });
