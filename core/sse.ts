@@ -120,10 +120,14 @@ function latin1Tail(chunk: Uint8Array): string {
   return s;
 }
 
-/** Reads the first chunk so that a stream failing before its first byte fails as a whole (and can fall back). */
+/**
+ * Reads the first chunk so that a stream failing before its first byte fails as a whole (and can
+ * fall back); one that ends before any byte was cut just as much (a StreamCutError).
+ */
 export async function prefetchFirst(source: AsyncIterable<Uint8Array>): Promise<AsyncIterable<Uint8Array>> {
   const iterator = source[Symbol.asyncIterator]();
   const first = await iterator.next();
+  if (first.done) throw new StreamCutError();
   return {
     [Symbol.asyncIterator]() {
       let sentFirst = false;

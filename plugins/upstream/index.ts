@@ -8,7 +8,7 @@
  * Provider credentials are checked when the config is validated.
  */
 import {
-  Errors, GatewayError, guardSseStream, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, Tokens,
+  Errors, GatewayError, guardSseStream, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, StreamCutError, Tokens,
   type AdapterInput, type Attempt, type EndpointAdapter, type Outcome, type Plugin, type PluginApi,
   type ProviderAdapter, type Transport, type UpstreamRequest,
 } from '../../core/index.js';
@@ -116,7 +116,9 @@ async function streamAnswer(
     started = await prefetchFirst(unified);
   } catch (e) {
     if (input.attempt.signal.aborted) throw input.attempt.signal.reason ?? e;
-    const error = e instanceof GatewayError ? e : Errors.badGateway(`provider ${provider} stream failed before its first byte: ${describeNetworkError(e)}`, provider);
+    const error = e instanceof GatewayError || e instanceof StreamCutError
+      ? streamFailure(e, provider)
+      : Errors.badGateway(`provider ${provider} stream failed before its first byte: ${describeNetworkError(e)}`, provider);
     return failure(error, provider);
   }
   const ctx = input.attempt.ctx;

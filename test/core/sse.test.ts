@@ -88,6 +88,12 @@ describe('prefetchFirst', () => {
     expect(failed).to.equal(true);
   });
 
+  it('rejects a stream that ends before its first chunk as cut', async () => {
+    let failure: unknown;
+    await prefetchFirst(chunks([])).catch((e: unknown) => (failure = e));
+    expect(failure).to.be.instanceOf(StreamCutError);
+  });
+
   it('replays the first chunk, then the rest', async () => {
     expect(await collect(await prefetchFirst(chunks(['a', 'b', 'c'])))).to.equal('abc');
   });

@@ -110,11 +110,28 @@ describe('streams framed only by the connection end (connection: close)', () => 
       expect(data).not.to.include('[DONE]');
     });
 
-    it('takes an empty stream for a cut', async () => {
+    it('answers 502 to a stream that ends before its first byte', async () => {
       provider.next([]);
-      const { data } = await stream(openai());
-      expect(data).not.to.include('[DONE]');
-      expect(data.length === 0 || JSON.parse(data[data.length - 1]!).error !== undefined).to.equal(true);
+      const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: openai(), body: JSON.stringify(CHAT) });
+      expect(res.status).to.equal(502);
+      const body = await res.json() as { error: { message: string; code: string }; provider: string };
+      expect(body.error.message).to.equal('provider openai stream ended before its end marker ([DONE] or a final finish_reason)');
+      expect(body.error.code).to.equal('bad_gateway');
+      expect(body.provider).to.equal('openai');
+    });
+
+    it('falls back to the next target when a stream ends before its first byte', async () => {
+      provider.next([]);
+      const config = {
+        strategy: { mode: 'fallback' },
+        targets: [
+          { provider: 'openai', api_key: 'sk-test', custom_host: `${provider.url}/v1` },
+          { provider: 'openai', api_key: 'sk-test', custom_host: `${whole.url}/v1` },
+        ],
+      };
+      const { status, data } = await stream(configHeaders(config));
+      expect(status).to.equal(200);
+      expect(data[data.length - 1]).to.equal('[DONE]');
     });
 
     it('takes a last event that is not whole JSON for a cut', async () => {
