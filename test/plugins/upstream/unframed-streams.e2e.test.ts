@@ -47,6 +47,17 @@ describe('streams framed only by the connection end (connection: close)', () => 
     return { status: res.status, data: dataOf(await res.text()) };
   };
 
+  /** The log rows of a trace, once its batch is written. */
+  const logsOf = async (traceId: string) => {
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`${gw.url}/v1/logs?trace_id=${traceId}`, { headers: { 'x-gw-api-key': TEST_API_KEY } });
+      const body = await res.json() as { data: { status: number; error_code: string | null }[] };
+      if (body.data?.length) return body.data;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return [];
+  };
+
   before(async () => {
     provider = await startUnframedSse();
     whole = await startMockOpenAI();
@@ -108,6 +119,17 @@ describe('streams framed only by the connection end (connection: close)', () => 
       const { data } = await stream(openai(), { ...CHAT, n: 2 });
       expect(JSON.parse(data[data.length - 1]!).error.code).to.equal('bad_gateway');
       expect(data).not.to.include('[DONE]');
+    });
+
+    it('adds nothing to a stream that ends with the provider\'s own error event, and logs that error', async () => {
+      provider.next([...OPENAI_HEAD, event({ error: { message: 'The server is overloaded', type: 'server_error', code: 'overloaded' } })]);
+      const { data } = await stream({ ...openai(), 'x-gw-trace-id': 'provider-error-event' });
+      expect(data).to.have.length(3);
+      expect(JSON.parse(data[2]!).error.message).to.equal('The server is overloaded');
+      expect(data).not.to.include('[DONE]');
+      const [row] = await logsOf('provider-error-event');
+      expect(row!.status).to.equal(502);
+      expect(row!.error_code).to.equal('overloaded');
     });
 
     it('answers 502 to a stream that ends before its first byte', async () => {
@@ -172,15 +194,6 @@ describe('streams framed only by the connection end (connection: close)', () => 
   });
 
   describe('what observers see', () => {
-    const logsOf = async (traceId: string) => {
-      for (let i = 0; i < 100; i++) {
-        const res = await fetch(`${gw.url}/v1/logs?trace_id=${traceId}`, { headers: { 'x-gw-api-key': TEST_API_KEY } });
-        const body = await res.json() as { data: { status: number; error_code: string | null }[] };
-        if (body.data?.length) return body.data;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return [];
-    };
 
     it('logs a cut stream as an error', async () => {
       provider.next(OPENAI_HEAD);
