@@ -19,6 +19,7 @@ export type RawConfig = Record<string, unknown> | string | undefined;
 
 /** What observers learn about a finished request. */
 export interface Completion {
+  /** The status to record: the answer's, or for a stream that ended with an error event, that error's (ctx.streamError). */
   status: number;
   /** Milliseconds from the start of the request to the end of the response (stream included). */
   durationMs: number;

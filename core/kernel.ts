@@ -49,6 +49,7 @@ export class Kernel {
       body: EMPTY_BODY,
       stream: false,
       responseHeaders: {},
+      streamError: undefined,
       locals: new Map(),
     };
   }
@@ -67,11 +68,16 @@ export class Kernel {
       response = this.errorResponse(e, ctx);
     }
     for (const name in ctx.responseHeaders) response.headers[name] ??= ctx.responseHeaders[name]!;
+    let answer: GatewayResponse;
     try {
-      return await this.hooks.respond.promise(response, ctx);
+      answer = await this.hooks.respond.promise(response, ctx);
     } catch (e) {
-      return this.errorResponse(e, ctx);
+      answer = this.errorResponse(e, ctx);
     }
+    // Only the stream being written can end with an error event the client sees; one read whole
+    // before the answer was chosen (held by an output guardrail, then a fallback) was answered otherwise.
+    ctx.streamError = undefined;
+    return answer;
   }
 
   /** The handler of every inference route. */
@@ -185,7 +191,12 @@ export class Kernel {
 
   /** Tells observers that a response has been written (or failed to be). Never throws. */
   complete(ctx: RequestContext, response: GatewayResponse, error?: unknown): void {
-    const completion: Completion = { status: response.status, durationMs: performance.now() - ctx.startedAt, error };
+    const streamError = ctx.streamError;
+    const completion: Completion = {
+      status: streamError ? streamError.status : response.status,
+      durationMs: performance.now() - ctx.startedAt,
+      error: error ?? streamError,
+    };
     this.hooks.onResponse.promise(ctx, response, completion).catch((e) => {
       this.logger.error({ err: e }, 'onResponse observer failed');
     });

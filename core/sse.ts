@@ -15,31 +15,102 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'cache-control': 'no-cache',
 });
 
+/** What a stream that ended without its end marker fails with: it was cut, however cleanly its connection closed. */
+export class StreamCutError extends Error {
+  constructor() {
+    super('stream ended before its end marker ([DONE] or a final finish_reason)');
+    this.name = 'StreamCutError';
+  }
+}
+
+/** A stream whose last event is the upstream's own error event (`data: {"error":...}`); `data` is that event's data. */
+export class StreamErrorEvent extends Error {
+  constructor(readonly data: string) {
+    super('stream ended with an error event');
+    this.name = 'StreamErrorEvent';
+  }
+}
+
+/** The trailing chunks kept to read a stream's last event: the event, and two more for one split across reads. */
+const LAST_CHUNKS = 3;
+
 /**
- * Passes an OpenAI-format event stream through chunk by chunk and guarantees its ending:
- * `data: [DONE]` when the upstream forgot it, or, when the upstream fails mid-stream, one
- * `data: {"error":...}` event and no `[DONE]` (a client must not mistake a cut stream for a whole one).
+ * Passes an OpenAI-format event stream through chunk by chunk and guarantees its ending. A stream
+ * is whole when it ends with `data: [DONE]`, or with a last chunk that carries a finish_reason or
+ * is the usage chunk (then `[DONE]` is added). Any other end, the clean close of a connection
+ * without framing included, is a cut: like a failure mid-stream it ends with one
+ * `data: {"error":...}` event and no `[DONE]`, so that no client mistakes it for a whole one.
+ *
+ * `onError` is called once when the stream fails (its error), is cut (a StreamCutError) or ends with
+ * the upstream's own error event (a StreamErrorEvent); it returns the envelope of the error event
+ * to write, except for a StreamErrorEvent: that stream already ends with one, nothing is added.
  */
 export async function* guardSseStream(
   source: AsyncIterable<Uint8Array>,
   onError: (e: unknown) => unknown,
 ): AsyncGenerator<Uint8Array> {
   let tail = '';
+  const last: Uint8Array[] = [];
   try {
     for await (const chunk of source) {
       if (chunk.byteLength === 0) continue;
       tail = (tail + latin1Tail(chunk)).slice(-32);
+      if (last.length === LAST_CHUNKS) last.shift();
+      last.push(chunk);
       yield chunk;
     }
   } catch (e) {
-    const separator = tail === '' || tail.endsWith('\n\n') ? '' : tail.endsWith('\n') ? '\n' : '\n\n';
-    yield encoder.encode(`${separator}data: ${JSON.stringify(onError(e))}\n\n`);
+    yield errorEvent(tail, onError(e));
     return;
   }
-  if (!/data: ?\[DONE\]\s*$/.test(tail)) {
-    const separator = tail === '' || tail.endsWith('\n\n') ? '' : tail.endsWith('\n') ? '\n' : '\n\n';
+  if (/data: ?\[DONE\]\s*$/.test(tail)) return;
+  const ending = lastEventOf(last);
+  if (ending === 'final') {
+    const separator = separatorAfter(tail);
     yield separator ? encoder.encode(separator + 'data: [DONE]\n\n') : DONE;
+  } else if (ending === 'cut') {
+    yield errorEvent(tail, onError(new StreamCutError()));
+  } else {
+    onError(new StreamErrorEvent(ending.error));
   }
+}
+
+/** The error event, after what is needed to close the event the stream stopped in. */
+function errorEvent(tail: string, envelope: unknown): Uint8Array {
+  return encoder.encode(`${separatorAfter(tail)}data: ${JSON.stringify(envelope)}\n\n`);
+}
+
+function separatorAfter(tail: string): string {
+  if (tail === '' || tail.endsWith('\n\n') || tail.endsWith('\r\n\r\n')) return '';
+  return tail.endsWith('\n') ? '\n' : '\n\n';
+}
+
+/**
+ * What the last event of a stream says: `final` for a chunk only an ending stream sends (one with a
+ * finish_reason, or the usage chunk), the data of an error event, or `cut` for anything else (a
+ * content chunk, an event split or not JSON, no event at all). Read once, when the stream ends.
+ */
+function lastEventOf(last: readonly Uint8Array[]): 'final' | 'cut' | { error: string } {
+  if (last.length === 0) return 'cut';
+  const decoder = new TextDecoder();
+  let text = '';
+  for (const chunk of last) text += decoder.decode(chunk, { stream: true });
+  text = (text + decoder.decode()).replace(/\r\n?/g, '\n').trimEnd();
+  let data = '';
+  for (const line of text.slice(text.lastIndexOf('\n\n') + 1).split('\n')) {
+    if (line.startsWith('data:')) data += (data ? '\n' : '') + line.slice(line.startsWith('data: ') ? 6 : 5);
+  }
+  let event: { choices?: unknown; usage?: unknown; error?: unknown } | null;
+  try {
+    event = JSON.parse(data) as typeof event;
+  } catch {
+    return 'cut';
+  }
+  if (typeof event?.error === 'object' && event.error !== null) return { error: data };
+  const choices = event?.choices;
+  if (!Array.isArray(choices)) return 'cut';
+  if (choices.length === 0) return typeof event!.usage === 'object' && event!.usage !== null ? 'final' : 'cut';
+  return choices.some((c) => typeof (c as { finish_reason?: unknown } | null)?.finish_reason === 'string') ? 'final' : 'cut';
 }
 
 function latin1Tail(chunk: Uint8Array): string {
@@ -49,10 +120,14 @@ function latin1Tail(chunk: Uint8Array): string {
   return s;
 }
 
-/** Reads the first chunk so that a stream failing before its first byte fails as a whole (and can fall back). */
+/**
+ * Reads the first chunk so that a stream failing before its first byte fails as a whole (and can
+ * fall back); one that ends before any byte was cut just as much (a StreamCutError).
+ */
 export async function prefetchFirst(source: AsyncIterable<Uint8Array>): Promise<AsyncIterable<Uint8Array>> {
   const iterator = source[Symbol.asyncIterator]();
   const first = await iterator.next();
+  if (first.done) throw new StreamCutError();
   return {
     [Symbol.asyncIterator]() {
       let sentFirst = false;

@@ -103,6 +103,12 @@ export interface RequestContext {
   outcome?: Outcome;
   /** Why the request was answered early (cache hit, denied, limited ...), for logs. */
   reason?: string;
+  /**
+   * Set when the stream being written ended with an error event (failed, or cut before its end
+   * marker): its status is already on the wire, observers record this error instead. Cleared when
+   * the answer is chosen, so a stream read whole before (and answered otherwise) does not count.
+   */
+  streamError?: GatewayError;
   /** Plugin-owned per-request values, keyed by the plugin's own symbol or id. */
   locals: Map<string | symbol, unknown>;
 }

@@ -1,10 +1,14 @@
 /**
  * prom-client enters the codebase here. One Registry per gateway (never prom-client's global
- * one), so two gateways in one process keep separate series. Label values are bounded: route
- * patterns (not URLs), provider ids, status codes, models, cache statuses. Per-request series
- * use the cheap counters of series.ts; prom-client formats everything when scraped.
+ * one), so two gateways in one process keep separate series. Label values are route patterns
+ * (not URLs), and every label a caller or a provider can steer (route, provider, status, model,
+ * cache status) keeps a bounded set of values (bounded-label.ts); each metric also caps its series.
+ * Metrics fed from the same event share their label sets, so they agree on which values read
+ * `other`. Per-request series use the cheap counters of series.ts; prom-client formats everything
+ * when scraped.
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { BoundedLabel } from './bounded-label.js';
 import { FastCounter, FastHistogram } from './series.js';
 
 /** Seconds; from a fast cached answer to a long generation. */
@@ -27,10 +31,23 @@ export interface RecordedUsage {
   cacheStatus: string | null;
 }
 
+/** How many distinct values the labels keep (see bounded-label.ts). */
+export interface LabelLimits {
+  /** Model names always kept as `model` values. */
+  models: readonly string[];
+  /** Distinct `model` values kept besides `models`. */
+  maxModels: number;
+  /** Distinct values of each other steerable label (route, provider, status, cache status). */
+  maxLabelValues: number;
+  /** Series per metric; label sets beyond it count in one series whose labels all read `other`. */
+  maxSeries: number;
+}
+
 export interface MetricsOptions {
   prefix: string;
   buckets: number[];
   processMetrics: boolean;
+  limits: LabelLimits;
   /** Read at scrape time; undefined when no request-log plugin is loaded. */
   logStats: () => LogQueueStats | undefined;
 }
@@ -45,34 +62,50 @@ export class GatewayMetrics {
   readonly #cache: FastCounter;
   readonly #rateLimited: FastCounter;
   readonly #circuitOpen: FastCounter;
+  /** Label values of each feed: answered requests, cache results, open circuits, request logs. */
+  readonly #answered: { route: BoundedLabel; provider: BoundedLabel; status: BoundedLabel };
+  readonly #cacheStatus: BoundedLabel;
+  readonly #circuitProvider: BoundedLabel;
+  readonly #logged: { provider: BoundedLabel; model: BoundedLabel };
 
   constructor(o: MetricsOptions) {
     const r = this.registry;
     const p = o.prefix;
-    this.#requests = new FastCounter(`${p}requests_total`, 'Requests answered, by route pattern, method, serving provider and status', r);
-    this.#duration = new FastHistogram(`${p}request_duration_seconds`, 'Total time from request to the end of its answer (streams included)', r, o.buckets);
+    const { models, maxModels, maxLabelValues, maxSeries: n } = o.limits;
+    const values = () => new BoundedLabel(maxLabelValues);
+    this.#answered = { route: values(), provider: values(), status: values() };
+    this.#cacheStatus = values();
+    this.#circuitProvider = values();
+    this.#logged = { provider: values(), model: new BoundedLabel(maxModels, models) };
+    this.#requests = new FastCounter(`${p}requests_total`, 'Requests answered, by route pattern, method, serving provider and status', r, n);
+    this.#duration = new FastHistogram(`${p}request_duration_seconds`, 'Total time from request to the end of its answer (streams included)', r, n, o.buckets);
     this.#upstream = new FastHistogram(
       `${p}upstream_duration_seconds`,
-      'Time a request spent waiting for providers (every try; a stream until its first chunk); from the request logs', r, o.buckets,
+      'Time a request spent waiting for providers (every try; a stream until its first chunk); from the request logs', r, n, o.buckets,
     );
-    this.#tokens = new FastCounter(`${p}tokens_total`, 'Provider tokens from answers\' usage, by type (prompt, completion), cache hits excluded; from the request logs', r);
-    this.#cost = new FastCounter(`${p}cost_total`, 'Cost of answers from the pricing table, when one is loaded; from the request logs', r);
-    this.#cache = new FastCounter(`${p}cache_results_total`, 'Inference answers by x-gw-cache-status (HIT, SEMANTIC HIT, MISS, REFRESH, DISABLED)', r);
+    this.#tokens = new FastCounter(`${p}tokens_total`, 'Provider tokens from answers\' usage, by type (prompt, completion), cache hits excluded; from the request logs', r, n);
+    this.#cost = new FastCounter(`${p}cost_total`, 'Cost of answers from the pricing table, when one is loaded; from the request logs', r, n);
+    this.#cache = new FastCounter(`${p}cache_results_total`, 'Inference answers by x-gw-cache-status (HIT, SEMANTIC HIT, MISS, REFRESH, DISABLED)', r, n);
     this.#rateLimited = new FastCounter(
       `${p}rate_limited_total`,
-      '429 answers: source="gateway" for the gateway\'s own rate and usage limits (code rate_limited), "provider" for providers\' 429s', r,
+      '429 answers: source="gateway" for the gateway\'s own rate and usage limits (code rate_limited), "provider" for providers\' 429s', r, n,
     );
-    this.#circuitOpen = new FastCounter(`${p}circuit_open_total`, 'Target calls refused because the target\'s circuit breaker was open', r);
+    this.#circuitOpen = new FastCounter(`${p}circuit_open_total`, 'Target calls refused because the target\'s circuit breaker was open', r, n);
     queueMetrics(p, [r], o.logStats);
     if (o.processMetrics) collectDefaultMetrics({ register: r, prefix: p });
   }
 
-  request(route: string, method: string, provider: string, status: number, seconds: number): void {
-    this.#requests.inc(`${route}\n${method}\n${provider}\n${status}`, () => ({ route, method, provider, status: String(status) }));
+  request(routePattern: string, method: string, servingProvider: string, status: number, seconds: number): void {
+    const labels = this.#answered;
+    const route = labels.route.of(routePattern);
+    const provider = labels.provider.of(servingProvider);
+    const code = labels.status.of(String(status));
+    this.#requests.inc(`${route}\n${method}\n${provider}\n${code}`, () => ({ route, method, provider, status: code }));
     this.#duration.observe(`${route}\n${provider}`, () => ({ route, provider }), seconds);
   }
 
-  cacheResult(status: string): void {
+  cacheResult(cacheStatus: string): void {
+    const status = this.#cacheStatus.of(cacheStatus);
     this.#cache.inc(status, () => ({ status }));
   }
 
@@ -80,15 +113,17 @@ export class GatewayMetrics {
     this.#rateLimited.inc(source, () => ({ source }));
   }
 
-  circuitOpen(provider: string): void {
+  circuitOpen(targetProvider: string): void {
+    const provider = this.#circuitProvider.of(targetProvider);
     this.#circuitOpen.inc(provider, () => ({ provider }));
   }
 
   /** Fed by the request-log service once a batch of logs is built. */
   recorded(logs: readonly RecordedUsage[]): void {
+    const labels = this.#logged;
     for (const log of logs) {
-      const provider = log.provider ?? '';
-      const model = log.model ?? '';
+      const provider = labels.provider.of(log.provider ?? '');
+      const model = labels.model.of(log.model ?? '');
       if (log.upstreamMs !== null) this.#upstream.observe(provider, () => ({ provider }), log.upstreamMs / 1000);
       const usage = log.usage;
       // A cache hit spent no provider tokens (its answer repeats the cached usage).

@@ -12,6 +12,11 @@
  *   log_queue_depth, log_queue_capacity, log_dropped_total, log_written_total, log_failed_total
  * Breaker state itself is not exposed (the breaker plugin publishes none): open circuits show as
  * circuit_open_total rising. Process metrics (`processMetrics`) are off by default.
+ *
+ * Label values a caller or a provider steers are bounded (a model name per request must not make a
+ * series each): `model` keeps the `models` listed and the first `maxModels` others seen, every other
+ * such label the first `maxLabelValues`; later values count as "other". Each metric also keeps at
+ * most `maxSeries` series. A stream cut after its 200 counts under its error's status (502).
  */
 import {
   Errors, Stage, Type, WrapStage,
@@ -27,6 +32,14 @@ const Options = Type.Object({
   buckets: Type.Array(Type.Number({ exclusiveMinimum: 0 }), { minItems: 1, maxItems: 50, default: DEFAULT_BUCKETS }),
   /** prom-client's default process and Node.js series (CPU, memory, event-loop lag, GC). */
   processMetrics: Type.Boolean({ default: false }),
+  /** Model names always kept as `model` label values (the models you serve). */
+  models: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 10_000, default: [] }),
+  /** Distinct `model` values kept besides `models`, first seen first; later ones count as model="other". */
+  maxModels: Type.Integer({ minimum: 0, maximum: 10_000, default: 100 }),
+  /** Distinct values kept of each other label a caller or provider steers (route, provider, status, cache status). */
+  maxLabelValues: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
+  /** Series per metric; label sets beyond it count in one series whose labels all read "other". */
+  maxSeries: Type.Integer({ minimum: 1, maximum: 100_000, default: 2000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;
@@ -57,6 +70,10 @@ export default class MetricsPlugin implements Plugin<Options> {
       prefix: api.options.prefix,
       buckets: [...api.options.buckets].sort((a, b) => a - b),
       processMetrics: api.options.processMetrics,
+      limits: {
+        models: api.options.models, maxModels: api.options.maxModels,
+        maxLabelValues: api.options.maxLabelValues, maxSeries: api.options.maxSeries,
+      },
       logStats: () => feed()?.stats(),
     });
     let subscribed = false;
@@ -82,7 +99,8 @@ export default class MetricsPlugin implements Plugin<Options> {
 
     api.hooks.onResponse.tap({ name: api.id, stage: Stage.OBSERVE }, (ctx, response, completion) => {
       subscribe();
-      const status = response.status;
+      // A stream cut after its 200 counts under its error's status.
+      const status = completion.status;
       metrics.request(ctx.route.path, ctx.request.method, ctx.outcome?.provider ?? '', status, completion.durationMs / 1000);
       if (ctx.endpoint) {
         const cache = response.headers[CACHE_STATUS_HEADER];

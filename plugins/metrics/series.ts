@@ -3,8 +3,11 @@
  * hash the label set on every call; these keep one entry per label set, found by a key the caller
  * builds, and are turned into prom-client's metric shape only when scraped. The registry formats
  * any registered object with `name`, `help`, `type` and `get()`, as it does its own metrics.
+ * Each metric holds at most `maxSeries` series: label sets beyond it are counted together in one
+ * series whose labels all read `other`, a last bound behind the bounded label values.
  */
 import type { Metric, Registry } from 'prom-client';
+import { OTHER } from './bounded-label.js';
 
 type Labels = Record<string, string>;
 
@@ -14,11 +17,14 @@ interface MetricValue {
   metricName?: string;
 }
 
+/** The key of the series that takes every label set beyond the cap (no caller's key starts with NUL). */
+const OVERFLOW_KEY = '\0overflow';
+
 abstract class ScrapedMetric {
   readonly aggregator = 'sum';
   abstract readonly type: 'counter' | 'histogram';
 
-  constructor(readonly name: string, readonly help: string, registry: Registry) {
+  constructor(readonly name: string, readonly help: string, registry: Registry, readonly maxSeries: number) {
     registry.registerMetric(this as unknown as Metric);
   }
 
@@ -37,7 +43,14 @@ export class FastCounter extends ScrapedMetric {
   inc(key: string, labels: () => Labels, by = 1): void {
     const series = this.#series.get(key);
     if (series) series.value += by;
-    else this.#series.set(key, { labels: labels(), value: by });
+    else if (this.#series.size < this.maxSeries) this.#series.set(key, { labels: labels(), value: by });
+    else this.#overflow(labels).value += by;
+  }
+
+  #overflow(labels: () => Labels): { labels: Labels; value: number } {
+    let series = this.#series.get(OVERFLOW_KEY);
+    if (!series) this.#series.set(OVERFLOW_KEY, (series = { labels: allOther(labels()), value: 0 }));
+    return series;
   }
 
   values(): MetricValue[] {
@@ -57,13 +70,20 @@ export class FastHistogram extends ScrapedMetric {
   readonly type = 'histogram';
   readonly #series = new Map<string, HistogramSeries>();
 
-  constructor(name: string, help: string, registry: Registry, readonly bounds: readonly number[]) {
-    super(name, help, registry);
+  constructor(name: string, help: string, registry: Registry, maxSeries: number, readonly bounds: readonly number[]) {
+    super(name, help, registry, maxSeries);
   }
 
   observe(key: string, labels: () => Labels, value: number): void {
     let series = this.#series.get(key);
-    if (!series) this.#series.set(key, (series = { labels: labels(), counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));
+    if (!series) {
+      const full = this.#series.size >= this.maxSeries;
+      if (full) series = this.#series.get(OVERFLOW_KEY);
+      if (!series) {
+        series = { labels: full ? allOther(labels()) : labels(), counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
+        this.#series.set(full ? OVERFLOW_KEY : key, series);
+      }
+    }
     const bounds = this.bounds;
     let i = 0;
     while (i < bounds.length && value > bounds[i]!) i++;
@@ -87,4 +107,10 @@ export class FastHistogram extends ScrapedMetric {
     }
     return out;
   }
+}
+
+function allOther(labels: Labels): Labels {
+  const out: Labels = {};
+  for (const name in labels) out[name] = OTHER;
+  return out;
 }

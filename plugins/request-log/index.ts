@@ -16,7 +16,7 @@ export default class RequestLogPlugin implements Plugin<Static<typeof Options>> 
     // The line is built from known fields only (no headers, no bodies), so it skips redaction.
     const line = accessLine(api.logger, api.options.level, 'request');
     if (!line) return;
-    api.hooks.onResponse.tap(api.id, (ctx, response, completion) => {
+    api.hooks.onResponse.tap(api.id, (ctx, _response, completion) => {
       const outcome = ctx.outcome;
       line({
         traceId: ctx.traceId || undefined,
@@ -24,7 +24,7 @@ export default class RequestLogPlugin implements Plugin<Static<typeof Options>> 
         route: ctx.route.path,
         provider: outcome?.provider,
         target: outcome?.target?.$path,
-        status: response.status,
+        status: completion.status,
         retries: outcome?.retries || undefined,
         reason: ctx.reason,
         latencyMs: Math.round(completion.durationMs * 100) / 100,

@@ -77,7 +77,8 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
   const outcome = ctx.outcome;
   const target = outcome?.target;
   const capture = ctx.locals.get(CAPTURE) as Capture | undefined;
-  const status = response.status;
+  // A stream cut after its 200 is logged with its error's status and code.
+  const status = completion.status;
   const ok = status < 400;
   const json = response.json;
   let usage: Usage | undefined;
@@ -152,7 +153,7 @@ function integrationOf(target: Record<string, unknown> | undefined): string | nu
 }
 
 function errorCodeOf(ctx: RequestContext, response: GatewayResponse): string | null {
-  const code = ctx.outcome?.error?.code;
+  const code = ctx.streamError?.code ?? ctx.outcome?.error?.code;
   if (code) return code;
   const envelope = response.json?.tryValue() as { error?: { code?: unknown } } | undefined;
   const c = envelope?.error?.code;

@@ -8,13 +8,14 @@
  * Provider credentials are checked when the config is validated.
  */
 import {
-  Errors, GatewayError, guardSseStream, HostRules, Type, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, Tokens,
+  Errors, GatewayError, guardSseStream, HostRules, Type, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, StreamCutError, Tokens,
   type AdapterInput, type Attempt, type EndpointAdapter, type Outcome, type Plugin, type PluginApi,
   type ProviderAdapter, type Static, type Transport, type UpstreamRequest,
 } from '../../core/index.js';
 import { copyResponseHeaders } from './answers.js';
 import { customHostProblem } from './custom-host.js';
 import { describeNetworkError } from './network-errors.js';
+import { streamFailure } from './stream-failures.js';
 
 const Options = Type.Object({
   /**
@@ -134,11 +135,16 @@ async function streamAnswer(
     started = await prefetchFirst(unified);
   } catch (e) {
     if (input.attempt.signal.aborted) throw input.attempt.signal.reason ?? e;
-    const error = e instanceof GatewayError ? e : Errors.badGateway(`provider ${provider} stream failed before its first byte: ${describeNetworkError(e)}`, provider);
+    const error = e instanceof GatewayError || e instanceof StreamCutError
+      ? streamFailure(e, provider)
+      : Errors.badGateway(`provider ${provider} stream failed before its first byte: ${describeNetworkError(e)}`, provider);
     return failure(error, provider);
   }
+  const ctx = input.attempt.ctx;
   const stream = guardSseStream(started, (e) => {
-    const error = e instanceof GatewayError ? e : Errors.badGateway(`provider ${provider} stream failed: ${describeNetworkError(e)}`, provider);
+    // The head (a 200) is out: observers learn of the failure from the context.
+    const error = streamFailure(e, provider);
+    ctx.streamError = error;
     return error.toEnvelope();
   });
   return {

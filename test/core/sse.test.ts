@@ -1,6 +1,6 @@
-/** SSE pass-through guard: [DONE] added when missing, one error event (no [DONE]) on failure, first-byte prefetch. */
+/** SSE pass-through guard: [DONE] added after a final chunk, one error event (no [DONE]) on failure or cut, first-byte prefetch. */
 import { expect } from 'chai';
-import { guardSseStream, parseSse, prefetchFirst } from '../../core/index.js';
+import { guardSseStream, parseSse, prefetchFirst, StreamCutError, StreamErrorEvent } from '../../core/index.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -27,9 +27,47 @@ describe('guardSseStream', () => {
     expect(await collect(guardSseStream(chunks(parts), onError))).to.equal(parts.join(''));
   });
 
-  it('adds [DONE] when the upstream ended without it', async () => {
-    expect(await collect(guardSseStream(chunks(['data: {"a":1}\n\n']), onError))).to.equal('data: {"a":1}\n\ndata: [DONE]\n\n');
-    expect(await collect(guardSseStream(chunks(['data: {"a":1}\n']), onError))).to.equal('data: {"a":1}\n\ndata: [DONE]\n\n');
+  it('adds [DONE] when the upstream ended without it after a final chunk', async () => {
+    const finish = 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}';
+    expect(await collect(guardSseStream(chunks([`${finish}\n\n`]), onError))).to.equal(`${finish}\n\ndata: [DONE]\n\n`);
+    expect(await collect(guardSseStream(chunks([`${finish}\n`]), onError))).to.equal(`${finish}\n\ndata: [DONE]\n\n`);
+    const usage = 'data: {"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}\r\n\r\n';
+    expect(await collect(guardSseStream(chunks([`${finish}\n\n`, usage]), onError))).to.equal(`${finish}\n\n${usage}data: [DONE]\n\n`);
+  });
+
+  it('reads a final chunk split across reads', async () => {
+    const parts = ['data: {"choices":[{"index":0,"delta":{},', '"finish_reason":', '"stop"}]}\n\n'];
+    expect(await collect(guardSseStream(chunks(parts), onError))).to.equal(`${parts.join('')}data: [DONE]\n\n`);
+  });
+
+  it('ends a stream that stopped without its end marker with one error event and no [DONE]', async () => {
+    const errors: unknown[] = [];
+    const record = (e: unknown) => (errors.push(e), { error: { message: 'cut' } });
+    // The parts, and what closes the event they stopped in before the error event.
+    const cases: [string[], string][] = [
+      [['data: {"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}\n\n'], ''],
+      [['data: {"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}\n'], '\n'],
+      [['data: {"choices":[{"index":0,"delta":{},"finish_reason":"st'], '\n\n'],
+      [['data: {"choices":[],"usage":null}\n\n'], ''],
+      [['data: not json\n\n'], ''],
+      [[], ''],
+    ];
+    for (const [parts, close] of cases) {
+      const out = await collect(guardSseStream(chunks(parts), record));
+      expect(out, parts.join('')).to.equal(`${parts.join('')}${close}data: {"error":{"message":"cut"}}\n\n`);
+    }
+    expect(errors).to.have.length(cases.length);
+    for (const e of errors) expect(e).to.be.instanceOf(StreamCutError);
+  });
+
+  it('adds nothing to a stream that ends with the upstream\'s own error event, and reports it', async () => {
+    const errors: unknown[] = [];
+    const parts = ['data: {"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}\n\n', 'data: {"error":{"message":"overloaded"}}\n\n'];
+    const out = await collect(guardSseStream(chunks(parts), (e) => (errors.push(e), { error: { message: 'cut' } })));
+    expect(out).to.equal(parts.join(''));
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.be.instanceOf(StreamErrorEvent);
+    expect((errors[0] as StreamErrorEvent).data).to.equal('{"error":{"message":"overloaded"}}');
   });
 
   it('ends a failed stream with one error event after a complete event boundary, and no [DONE]', async () => {
@@ -48,6 +86,12 @@ describe('prefetchFirst', () => {
     let failed = false;
     await prefetchFirst(chunks(['x'], 0)).catch(() => (failed = true));
     expect(failed).to.equal(true);
+  });
+
+  it('rejects a stream that ends before its first chunk as cut', async () => {
+    let failure: unknown;
+    await prefetchFirst(chunks([])).catch((e: unknown) => (failure = e));
+    expect(failure).to.be.instanceOf(StreamCutError);
   });
 
   it('replays the first chunk, then the rest', async () => {

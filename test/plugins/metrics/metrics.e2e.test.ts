@@ -172,6 +172,38 @@ describe('observe.metrics', () => {
     }
   });
 
+  it('bounds model names a caller sends: a few hundred through the gateway, a cap of 5', async () => {
+    const gw = await startGateway({
+      plugins: [{ use: MetricsPlugin, options: { models: ['kept-model'], maxModels: 5 } }, { use: RequestLogsPlugin }],
+    });
+    try {
+      let prompt = 0;
+      for (let i = 0; i < 300; i += 10) {
+        const batch = Array.from({ length: 10 }, (_, j) => postJson(gw.url, '/v1/chat/completions', { ...CHAT_BODY, model: `caller-model-${i + j}` }, mockHeaders(mock)));
+        for (const reply of await Promise.all(batch)) prompt += reply.json.usage.prompt_tokens;
+      }
+      prompt += (await postJson(gw.url, '/v1/chat/completions', { ...CHAT_BODY, model: 'kept-model' }, mockHeaders(mock))).json.usage.prompt_tokens;
+      await logService(gw).flush();
+      const { text, metrics } = await scrape(gw);
+      const series = metrics.find('gw_tokens_total', { provider: 'openai', type: 'prompt' });
+      expect(series.map((s) => s.labels['model']).sort()).to.include.members(['kept-model', 'other']);
+      expect(series).to.have.length(7);
+      expect(metrics.value('gw_tokens_total', { provider: 'openai', model: 'other', type: 'prompt' })).to.be.greaterThan(0);
+      expect(series.reduce((n, s) => n + s.value, 0)).to.equal(prompt);
+      expect(metrics.find('gw_cost_total').length).to.be.at.most(7);
+      expect(text).to.contain('model="other"');
+      expect(text.length).to.be.below(32 * 1024);
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('refuses limits out of range when the gateway starts', async () => {
+    let message = '';
+    await startGateway({ plugins: [{ use: MetricsPlugin, options: { maxModels: -1 } }] }).then((gw) => gw.stop(), (e: Error) => (message = e.message));
+    expect(message).to.contain('maxModels');
+  });
+
   it('keeps two gateways in one process apart (a registry each)', async () => {
     const a = await startGateway({ plugins: [MetricsPlugin] });
     const b = await startGateway({ plugins: [{ use: MetricsPlugin, options: { processMetrics: true } }] });
