@@ -3,6 +3,7 @@
  * Only asymmetric algorithms: a gateway verifying with a public key set has no shared secret.
  */
 import { constants, verify, type KeyObject } from 'node:crypto';
+import { DEFAULT_JSON_MAX_DEPTH, nestsDeeperThan } from '../../core/index.js';
 import type { JwtAlgorithm } from './params.js';
 
 export interface DecodedJwt {
@@ -18,8 +19,12 @@ export function decodeJwt(token: string): DecodedJwt | undefined {
   const second = token.indexOf('.', first + 1);
   if (first <= 0 || second <= first + 1 || token.indexOf('.', second + 1) !== -1) return undefined;
   try {
-    const header = JSON.parse(Buffer.from(token.slice(0, first), 'base64url').toString('utf8')) as unknown;
-    const payload = JSON.parse(Buffer.from(token.slice(first + 1, second), 'base64url').toString('utf8')) as unknown;
+    const headerText = Buffer.from(token.slice(0, first), 'base64url').toString('utf8');
+    const payloadText = Buffer.from(token.slice(first + 1, second), 'base64url').toString('utf8');
+    // Claims are compared as JSON text later: a token nested absurdly deep is not a token we judge.
+    if (nestsDeeperThan(headerText, DEFAULT_JSON_MAX_DEPTH) || nestsDeeperThan(payloadText, DEFAULT_JSON_MAX_DEPTH)) return undefined;
+    const header = JSON.parse(headerText) as unknown;
+    const payload = JSON.parse(payloadText) as unknown;
     if (!isObject(header) || !isObject(payload)) return undefined;
     return { header, payload, signingInput: token.slice(0, second), signature: Buffer.from(token.slice(second + 1), 'base64url') };
   } catch {

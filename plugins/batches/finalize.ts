@@ -56,13 +56,13 @@ async function* resultText(repo: BatchRepo, batchId: string, successes: boolean)
  * `batch_expired`, as OpenAI does; they are stored as rows too, so a repeat adds none twice.
  */
 export async function recordExpiredLines(
-  repo: BatchRepo, files: FileService, row: BatchRow, inputFileId: string, maxLineBytes: number,
+  repo: BatchRepo, files: FileService, row: BatchRow, inputFileId: string, limits: { maxLineBytes: number; maxJsonDepth: number },
 ): Promise<void> {
   const finished = await repo.finishedLines(row.id);
   const rows: LineRow[] = [];
-  for await (const raw of jsonlLines(await files.read(inputFileId), maxLineBytes)) {
+  for await (const raw of jsonlLines(await files.read(inputFileId), limits.maxLineBytes)) {
     if (isBlank(raw) || finished.has(raw.no)) continue;
-    const line = parseLine(raw, row.endpoint);
+    const line = parseLine(raw, row.endpoint, limits.maxJsonDepth);
     if (isLineError(line)) continue;
     rows.push({
       line: line.no,

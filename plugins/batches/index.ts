@@ -6,7 +6,7 @@
  * secret box.
  */
 import {
-  systemClock, Tokens, Type,
+  DEFAULT_JSON_MAX_DEPTH, systemClock, Tokens, Type,
   type Clock, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { BatchManager } from './manager.js';
@@ -69,6 +69,7 @@ export default class BatchesPlugin implements Plugin<Options> {
         concurrency: options.concurrency,
         maxLines: options.maxLines,
         maxLineBytes: options.maxLineBytes,
+        maxJsonDepth: api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH,
         maxReportedErrors: options.maxReportedErrors,
       },
     }, box, {

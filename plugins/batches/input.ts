@@ -3,6 +3,7 @@
  * checks here fail the whole batch (as OpenAI does); what the endpoint thinks of `body` is decided
  * when the line runs (a 400 lands in the error file).
  */
+import { jsonDepthRule, nestsDeeperThan } from '../../core/index.js';
 import type { RawLine } from './jsonl.js';
 
 export interface ParsedLine {
@@ -24,12 +25,14 @@ export function isBlank(line: RawLine): boolean {
   return 'text' in line && line.text.trim() === '';
 }
 
-export function parseLine(raw: RawLine, endpoint: string): ParsedLine | LineError {
+export function parseLine(raw: RawLine, endpoint: string, maxJsonDepth: number): ParsedLine | LineError {
   if ('error' in raw) {
     return raw.error === 'invalid_utf8'
       ? lineError(raw.no, 'invalid_encoding', 'line is not valid UTF-8')
       : lineError(raw.no, 'line_too_long', 'line is longer than the largest accepted request');
   }
+  // Before parsing: a line's body is walked recursively later (validation, re-serialising).
+  if (nestsDeeperThan(raw.text, maxJsonDepth)) return lineError(raw.no, 'invalid_json_line', `line: ${jsonDepthRule(maxJsonDepth)}`);
   let value: unknown;
   try {
     value = JSON.parse(raw.text);

@@ -28,6 +28,7 @@ export interface RunOptions {
   concurrency: number;
   maxLines: number;
   maxLineBytes: number;
+  maxJsonDepth: number;
   maxReportedErrors: number;
 }
 
@@ -113,7 +114,7 @@ export class BatchRun {
     const input = await this.#localInput();
     if (input === undefined) return false;
     const verdict = await validateInput(await files.read(input), this.#row.endpoint, {
-      maxLines: options.maxLines, maxLineBytes: options.maxLineBytes, maxReported: options.maxReportedErrors,
+      maxLines: options.maxLines, maxLineBytes: options.maxLineBytes, maxJsonDepth: options.maxJsonDepth, maxReported: options.maxReportedErrors,
     }, () => this.#stop !== undefined);
     if (this.#stop !== undefined) return false;
     if (verdict.errors.length > 0) {
@@ -168,7 +169,7 @@ export class BatchRun {
       for await (const raw of jsonlLines(source, options.maxLineBytes)) {
         if (this.#stop !== undefined) break;
         if (isBlank(raw) || finished.has(raw.no)) continue;
-        const line = parseLine(raw, this.#row.endpoint);
+        const line = parseLine(raw, this.#row.endpoint, options.maxJsonDepth);
         if (isLineError(line)) continue; // validated already; stored files do not change
         if (this.#due()) {
           this.expireIfDue();
@@ -233,7 +234,7 @@ export class BatchRun {
     const outputId = row.output_file_id ?? files.newId();
     const errorId = row.error_file_id ?? files.newId();
     if (row.output_file_id === null || row.error_file_id === null) await repo.update(this.id, { output_file_id: outputId, error_file_id: errorId });
-    if (kind === 'expired' && row.local_input_file_id) await recordExpiredLines(repo, files, row, row.local_input_file_id, options.maxLineBytes);
+    if (kind === 'expired' && row.local_input_file_id) await recordExpiredLines(repo, files, row, row.local_input_file_id, options);
     const written = await writeResultFiles(repo, files, row, outputId, errorId);
     const counts = await repo.countLines(this.id);
     const now = unixSeconds(clock);

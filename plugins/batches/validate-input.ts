@@ -8,6 +8,7 @@ import { isBlank, isLineError, lineError, parseLine, type LineError } from './in
 export interface InputLimits {
   maxLines: number;
   maxLineBytes: number;
+  maxJsonDepth: number;
   maxReported: number;
 }
 
@@ -31,7 +32,7 @@ export async function validateInput(
   for await (const raw of jsonlLines(source, limits.maxLineBytes)) {
     if (stopped()) break;
     if (isBlank(raw)) continue;
-    const line = parseLine(raw, endpoint);
+    const line = parseLine(raw, endpoint, limits.maxJsonDepth);
     if (isLineError(line)) {
       report(line);
       continue;

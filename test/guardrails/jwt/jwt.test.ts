@@ -21,8 +21,9 @@ function signer(kid: string, alg: Signer['alg']): Signer {
   return { kid, alg, privateKey: pair.privateKey, jwk: { ...pair.publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg } };
 }
 
-function token(s: Signer, payload: Record<string, unknown>, header: Record<string, unknown> = {}): string {
-  const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+/** A signed token; a string payload is taken as the payload's JSON text as it is. */
+function token(s: Signer, payload: Record<string, unknown> | string, header: Record<string, unknown> = {}): string {
+  const enc = (o: unknown) => Buffer.from(typeof o === 'string' ? o : JSON.stringify(o)).toString('base64url');
   const signingInput = `${enc({ alg: s.alg, typ: 'JWT', kid: s.kid, ...header })}.${enc(payload)}`;
   const data = Buffer.from(signingInput);
   const signature = s.alg === 'ES256'
@@ -93,6 +94,11 @@ describe('guardrail default.jwt', () => {
     expect(none.verdict).to.equal(false);
     await failsWith(/not a well-formed JWT/, 'abc.def');
     await failsWith(/not a well-formed JWT/, 'a.b.c.d');
+  });
+
+  it('fails a token whose claims nest deeper than the JSON depth limit, without comparing them', async () => {
+    const deep = '['.repeat(5_000) + ']'.repeat(5_000);
+    await failsWith(/not a well-formed JWT/, token(rsa, JSON.stringify({ ...claims(), team: 0 }).replace('"team":0', `"team":${deep}`)));
   });
 
   it('fails a forged signature, a tampered payload and a key of the wrong kid', async () => {

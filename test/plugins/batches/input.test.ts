@@ -48,7 +48,7 @@ describe('feature.batches input', () => {
   });
 
   describe('parseLine', () => {
-    const check = (text: string) => parseLine({ no: 7, text }, ENDPOINT);
+    const check = (text: string) => parseLine({ no: 7, text }, ENDPOINT, 128);
 
     it('accepts {custom_id, method, url, body}', () => {
       expect(check(good('a'))).to.deep.equal({ no: 7, customId: 'a', body: { model: 'm', messages: [] } });
@@ -68,12 +68,22 @@ describe('feature.batches input', () => {
       for (const [text, code, param] of cases) {
         expect(check(text), text).to.deep.include({ code, param, line: 7 });
       }
-      expect(parseLine({ no: 3, error: 'invalid_utf8' }, ENDPOINT)).to.deep.include({ code: 'invalid_encoding', line: 3 });
+      expect(parseLine({ no: 3, error: 'invalid_utf8' }, ENDPOINT, 128)).to.deep.include({ code: 'invalid_encoding', line: 3 });
+    });
+
+    it('refuses a line nested deeper than the JSON depth limit before parsing it', () => {
+      const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+      const tooDeep = check(good('a', { body: { model: 'm', messages: [], extra: '__DEEP__' } }).replace('"__DEEP__"', deep(5_000)));
+      expect(tooDeep).to.deep.include({ code: 'invalid_json_line', line: 7 });
+      expect((tooDeep as { message: string }).message).to.equal('line: nesting deeper than 128 levels (GW_JSON_MAX_DEPTH)');
+      // The line object is level 1 and body level 2: 126 more levels reach the limit exactly.
+      const atLimit = check(good('a', { body: { model: 'm', messages: [], extra: '__DEEP__' } }).replace('"__DEEP__"', deep(126)));
+      expect(atLimit).to.have.property('customId', 'a');
     });
   });
 
   describe('validateInput', () => {
-    const limits = { maxLines: 5, maxLineBytes: 4096, maxReported: 2 };
+    const limits = { maxLines: 5, maxLineBytes: 4096, maxJsonDepth: 128, maxReported: 2 };
     const run = (text: string, l = limits) => validateInput(chunks(text), ENDPOINT, l, () => false);
 
     it('counts requests and skips blank lines', async () => {
