@@ -57,7 +57,8 @@ export function clientErrorListener(
   limits: ConnectionLimits, responseOf: (socket: Duplex) => ServerResponse | undefined, logger: Logger,
 ): (error: ParserError, socket: Duplex) => void {
   return (error, socket) => {
-    if (error.code === 'ECONNRESET' || socket.destroyed) {
+    // The client went away (or stopped sending) mid-request: nobody to answer; its body reader sees a 499.
+    if (error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE' || socket.destroyed) {
       socket.destroy();
       return;
     }
