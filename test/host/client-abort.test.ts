@@ -5,13 +5,26 @@
  */
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../host/index.js';
+import { createLogger, definePlugin, Stage, Type } from '../../host/index.js';
 import { parsePrometheus } from '../plugins/metrics/prom-text.js';
 import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
 import { CHAT_BODY, directHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
 import { rawConnect } from '../helpers/raw-http.js';
 
 const LOGS = Symbol.for('gw.RequestLogs');
+
+/** Holds requests marked `x-test-hold` in onRequest until their client is gone. */
+const HoldUntilGone = definePlugin({
+  id: 'test.hold-until-gone',
+  options: Type.Object({}),
+  apply(api) {
+    api.hooks.onRequest.tap({ name: 'test.hold-until-gone', stage: Stage.LATE }, async (ctx) => {
+      if (ctx.request.headers['x-test-hold'] === undefined) return;
+      const signal = ctx.request.signal;
+      if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    });
+  },
+});
 
 describe('client aborts', function () {
   this.timeout(15_000);
@@ -27,7 +40,7 @@ describe('client aborts', function () {
         done();
       },
     });
-    gw = await startGateway({ logger: createLogger('info', sink) });
+    gw = await startGateway({ logger: createLogger('info', sink), plugins: [HoldUntilGone] });
   });
   after(async () => {
     await gw.stop();
@@ -76,6 +89,12 @@ describe('client aborts', function () {
     expect(errorLines()).to.deep.equal([]);
     const files: any = await (await fetch(`${gw.url}/v1/files`, { headers: { 'x-gw-api-key': TEST_API_KEY } })).json();
     expect(files.data).to.deep.equal([]);
+  });
+
+  it('records 499 when the client is gone before the gateway starts reading the body', async () => {
+    await abortMidBody('/v1/chat/completions', 'abort-before-read', 'content-type: application/json\r\nx-test-hold: 1\r\n', '{"model":');
+    expect(accessLine('abort-before-read')).to.include({ status: 499 });
+    expect(errorLines()).to.deep.equal([]);
   });
 
   it('serves a whole request normally after the aborts', async () => {
