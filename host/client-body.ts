@@ -16,8 +16,6 @@ export function bodyFailure(error: unknown): GatewayError {
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(Errors.payloadTooLarge(limit));
-  // Gone while the request waited for its key check: its close is not coming again.
-  if (req.destroyed) return Promise.reject(bodyFailure(req.errored));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
