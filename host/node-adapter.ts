@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { once } from 'node:events';
-import { Errors, type GatewayError, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
-import { bodyFailure, readNodeBody, streamedBody } from './client-body.js';
+import { Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
+import { readNodeBody, streamedBody } from './client-body.js';
 import { bodyMode, errorResponse, missResponse, parseJson, splitUrl, STATUS_TEXT } from './dispatch.js';
 import { TurnWriter } from './turn-writer.js';
 
@@ -84,7 +84,7 @@ class NodeRequest implements GatewayRequest {
   rawBody?: Uint8Array;
   bodyStream?: AsyncIterable<Uint8Array>;
   #abort: AbortController | undefined;
-  #closed: GatewayError | undefined;
+  #closed = false;
 
   constructor(
     req: IncomingMessage,
@@ -96,16 +96,15 @@ class NodeRequest implements GatewayRequest {
   ) {
     res.once('close', () => {
       if (res.writableFinished) return;
-      // 499, or the error the host cut the request with (a 408 for a body that was too slow).
-      this.#closed = bodyFailure(req.errored);
-      this.#abort?.abort(this.#closed);
+      this.#closed = true;
+      this.#abort?.abort(Errors.clientClosed());
     });
   }
 
   get signal(): AbortSignal {
     if (!this.#abort) {
       this.#abort = new AbortController();
-      if (this.#closed) this.#abort.abort(this.#closed);
+      if (this.#closed) this.#abort.abort(Errors.clientClosed());
     }
     return this.#abort.signal;
   }

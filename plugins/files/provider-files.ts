@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  baseUrlOf, Errors, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
+  baseUrlOf, Errors, isGatewayError, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
 } from '../../core/index.js';
 
 /**
@@ -28,6 +28,8 @@ export async function sendToProvider(
     reply = await transport.send(request, signal);
   } catch (e) {
     if (signal.aborted) throw signal.reason ?? e;
+    // The upload being passed on failed on the client's side (cut, too slow): its error, not a 502.
+    if (isGatewayError(e)) throw e;
     throw Errors.badGateway(`provider ${api.provider} is unreachable: ${networkReason(e)}`, api.provider);
   }
   if (reply.status >= 400) {

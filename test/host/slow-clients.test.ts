@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../host/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
+import { startMockOpenAIBatches, type MockOpenAIBatches } from '../fixtures/mock-openai-batches.js';
 import { CHAT_BODY, directHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
 import { rawConnect, rawRequest } from '../helpers/raw-http.js';
 
@@ -23,11 +24,13 @@ function chatHead(length: number | 'chunked'): string {
 describe('slow clients', function () {
   this.timeout(15_000);
   let mock: MockOpenAI;
+  let files: MockOpenAIBatches;
   let gw: TestGateway;
   const lines: any[] = [];
 
   before(async () => {
     mock = await startMockOpenAI({ streamChunkDelayMs: 300 });
+    files = await startMockOpenAIBatches();
     const sink = new Writable({
       write(chunk, _enc, done) {
         for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
@@ -42,6 +45,7 @@ describe('slow clients', function () {
   after(async () => {
     await gw.stop();
     await mock.close();
+    await files.close();
   });
 
   const requestLines = () => lines.filter((l) => l.msg === 'request');
@@ -87,6 +91,26 @@ describe('slow clients', function () {
       clearInterval(trickle);
     }
   });
+
+  for (const [where, headers] of [
+    ['stored by the gateway', ''],
+    ['forwarded to a provider', 'x-gw-provider: openai\r\nauthorization: Bearer sk-test\r\nx-gw-custom-host: {files}/v1\r\n'],
+  ] as const) {
+    it(`answers 408 for an upload ${where} that stops half-way, and records 408`, async () => {
+      const before = requestLines().length;
+      const boundary = 'gwslowupload';
+      const head = `POST /v1/files HTTP/1.1\r\nhost: 127.0.0.1\r\nx-gw-api-key: ${TEST_API_KEY}\r\n${headers.replace('{files}', files.url)}`
+        + `content-type: multipart/form-data; boundary=${boundary}\r\ncontent-length: 5000\r\n\r\n`;
+      const part = `--${boundary}\r\ncontent-disposition: form-data; name="purpose"\r\n\r\nbatch\r\n--${boundary}\r\n`
+        + 'content-disposition: form-data; name="file"; filename="a.jsonl"\r\n\r\n{"a":';
+      const reply = await rawRequest(gw.url, head + part);
+      expect(reply.status).to.equal(408);
+      expect(reply.json.error.code).to.equal('body_timeout');
+      await until(() => requestLines().length > before);
+      expect(requestLines()[before]).to.include({ route: '/v1/files', status: 408 });
+      expect(lines.filter((l) => l.level >= 50)).to.deep.equal([]);
+    });
+  }
 
   it('does not cut a stream that answers for longer than the body timeout', async () => {
     const text = await new Promise<string>((resolve, reject) => {
