@@ -20,9 +20,9 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
     const chunks: Buffer[] = [];
     let size = 0;
     const done = (error?: unknown) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
       if (error === undefined) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-      else reject(error);
+      else reject(bodyFailure(error));
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -32,9 +32,8 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8
       } else chunks.push(chunk);
     };
     const onEnd = () => done();
-    const onError = (error: unknown) => done(bodyFailure(error));
-    const onClose = () => done(bodyFailure(req.errored));
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    const onClose = () => done(req.errored ?? Errors.clientClosed());
+    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
   });
 }
 
