@@ -91,6 +91,20 @@ export const Errors = {
     }),
   timeout: (ms: number, provider?: string) =>
     new GatewayError({ status: 408, message: `request_timeout of ${ms} ms passed before the provider answered`, code: 'request_timeout', provider }),
+  /** The request line and headers did not all arrive in time (the connection is closed). */
+  headersTimeout: (ms: number) =>
+    new GatewayError({ status: 408, message: `request headers were not complete within ${ms} ms`, code: 'headers_timeout' }),
+  /** The body did not all arrive in time (the connection is closed). */
+  bodyTimeout: (ms: number) =>
+    new GatewayError({ status: 408, message: `body: the whole request did not arrive within ${ms} ms`, param: 'body', code: 'body_timeout' }),
+  headersTooLarge: (limit: number) =>
+    new GatewayError({
+      status: 431, code: 'headers_too_large',
+      message: `request line and headers exceed ${limit} bytes; send a large config as a stored config (POST /v1/configs) and pass its id in x-gw-config`,
+    }),
+  /** The bytes are not a well-formed HTTP/1.1 request; `rule` says which rule they break. */
+  malformedRequest: (rule: string, param: string | null = null) =>
+    new GatewayError({ status: 400, message: `malformed HTTP request: ${rule}`, param, code: 'malformed_request' }),
   payloadTooLarge: (limit: number) =>
     new GatewayError({ status: 413, message: `body exceeds the limit of ${limit} bytes`, code: 'payload_too_large' }),
   unsupportedMediaType: (expected: string) =>

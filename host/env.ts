@@ -1,6 +1,7 @@
 /** Gateway settings from the environment (INTERFACE.md). The only place that reads process.env. */
 import { resolve } from 'node:path';
 import { DEFAULT_BODY_LIMIT, DEFAULT_JSON_MAX_DEPTH, HostRules, type GatewaySettings, type OutboundRules } from '../core/index.js';
+import { checkConnectionLimits, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
   return {
@@ -26,7 +27,7 @@ function outboundFromEnv(env: NodeJS.ProcessEnv): OutboundRules {
   return rules;
 }
 
-export interface ListenSettings {
+export interface ListenSettings extends ConnectionLimits {
   port: number;
   host: string;
   /** How long shutdown waits for in-flight requests and streams. */
@@ -36,11 +37,18 @@ export interface ListenSettings {
 export function listenFromEnv(env: NodeJS.ProcessEnv = process.env): ListenSettings {
   const port = env['PORT'] === undefined || env['PORT'] === '' ? 8787 : Number(env['PORT']);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0..65535, got "${env['PORT']}"`);
-  return {
+  const defaults = DEFAULT_CONNECTION_LIMITS;
+  const settings: ListenSettings = {
     port,
     host: env['HOST'] || '127.0.0.1',
     shutdownTimeoutMs: positiveInt(env['GW_SHUTDOWN_TIMEOUT_MS'], 30_000, 'GW_SHUTDOWN_TIMEOUT_MS'),
+    headersTimeoutMs: positiveInt(env['GW_HEADERS_TIMEOUT_MS'], defaults.headersTimeoutMs, 'GW_HEADERS_TIMEOUT_MS'),
+    bodyTimeoutMs: positiveInt(env['GW_REQUEST_BODY_TIMEOUT_MS'], defaults.bodyTimeoutMs, 'GW_REQUEST_BODY_TIMEOUT_MS'),
+    maxHeaderBytes: positiveInt(env['GW_MAX_HEADER_BYTES'], defaults.maxHeaderBytes, 'GW_MAX_HEADER_BYTES'),
+    maxConnections: positiveInt(env['GW_MAX_CONNECTIONS'], defaults.maxConnections, 'GW_MAX_CONNECTIONS'),
   };
+  checkConnectionLimits(settings);
+  return settings;
 }
 
 function positiveInt(value: string | undefined, fallback: number, name: string): number {

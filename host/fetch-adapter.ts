@@ -3,6 +3,7 @@
  * (Hono, Bun, Deno, workers). Same kernel, same rules as the node:http front end.
  */
 import { DEFAULT_JSON_MAX_DEPTH, Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
+import { readWebBody, streamedBody } from './client-body.js';
 import { bodyMode, missResponse, parseJson, splitUrl } from './dispatch.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -25,7 +26,7 @@ export function createFetchHandler(runtime: Runtime): FetchHandler {
     const request: GatewayRequest = { method, path, query, headers, body: undefined, signal: incoming.signal };
     const ctx = kernel.createContext(request, match.route, match.params);
     const mode = bodyMode(match.route, method);
-    if (mode === 'stream' && incoming.body) request.bodyStream = incoming.body as unknown as AsyncIterable<Uint8Array>;
+    if (mode === 'stream' && incoming.body) request.bodyStream = streamedBody(incoming.body as unknown as AsyncIterable<Uint8Array>);
     const loadBody = mode === 'none' || mode === 'stream' ? undefined : async () => {
       const bytes = await readBody(incoming, limit);
       request.rawBody = bytes;
@@ -36,18 +37,11 @@ export function createFetchHandler(runtime: Runtime): FetchHandler {
   };
 }
 
-async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw Errors.payloadTooLarge(limit);
-  if (!request.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) throw Errors.payloadTooLarge(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
+  if (declared !== null && Number(declared) > limit) return Promise.reject(Errors.payloadTooLarge(limit));
+  if (!request.body) return Promise.resolve(new Uint8Array(0));
+  return readWebBody(request.body as unknown as AsyncIterable<Uint8Array>, limit);
 }
 
 function toWebResponse(response: GatewayResponse, done: (error?: unknown) => void): Response {

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { DEFAULT_JSON_MAX_DEPTH, Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
+import { readNodeBody, streamedBody } from './client-body.js';
 import { bodyMode, errorResponse, missResponse, parseJson, splitUrl, STATUS_TEXT } from './dispatch.js';
 import { TurnWriter } from './turn-writer.js';
 
@@ -37,9 +38,9 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
     const request = new NodeRequest(req, res, method, path, query, toHeaderMap(req));
     const ctx = kernel.createContext(request, route, match.params);
     const mode = bodyMode(route, method);
-    if (mode === 'stream') request.bodyStream = req;
+    if (mode === 'stream') request.bodyStream = streamedBody(req);
     const loadBody = mode === 'none' || mode === 'stream' ? undefined : async () => {
-      const bytes = await readBody(req, limit);
+      const bytes = await readNodeBody(req, limit);
       request.rawBody = bytes;
       if (mode === 'json') request.body = parseJson(bytes, maxJsonDepth);
     };
@@ -108,31 +109,6 @@ class NodeRequest implements GatewayRequest {
     }
     return this.#abort.signal;
   }
-}
-
-/** The body, bounded by `limit` (413 beyond it). Listeners, not an async iterator: cheaper per request. */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(Errors.payloadTooLarge(limit));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (error?: unknown) => {
-      req.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
-      if (error === undefined) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-      else reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.pause(); // the 413 goes out with `connection: close`; the rest is never read
-        done(Errors.payloadTooLarge(limit));
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => done();
-    const onClose = () => done(Errors.clientClosed());
-    req.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
-  });
 }
 
 async function write(res: ServerResponse, response: GatewayResponse, state: NodeHandlerState, writer: TurnWriter): Promise<void> {

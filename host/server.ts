@@ -1,10 +1,15 @@
 /**
  * The standalone server: node:http around a gateway, with graceful shutdown. On stop it refuses
  * new connections, lets in-flight requests and streams finish (bounded), then closes the gateway
- * (flushing stores) and resolves.
+ * (flushing stores) and resolves. Slow, oversized or malformed requests are answered in the error
+ * envelope and their connections closed (connection-limits.ts, client-error.ts).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Tokens, type Logger } from '../core/index.js';
+import { clientErrorListener } from './client-error.js';
+import { checkConnectionLimits, DEFAULT_CONNECTION_LIMITS, sweepIntervalMs, type ConnectionLimits } from './connection-limits.js';
 import type { Gateway } from './gateway.js';
 
 export interface RunningServer {
@@ -14,17 +19,37 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export interface ServeOptions {
+export interface ServeOptions extends Partial<ConnectionLimits> {
   port: number;
   host: string;
   shutdownTimeoutMs: number;
 }
 
 export async function serve(gateway: Gateway, options: ServeOptions): Promise<RunningServer> {
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, (req, res) => gateway.handle(req, res));
+  const limits: ConnectionLimits = {
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.bodyTimeoutMs,
+    maxHeaderBytes: options.maxHeaderBytes ?? DEFAULT_CONNECTION_LIMITS.maxHeaderBytes,
+    maxConnections: options.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections,
+  };
+  checkConnectionLimits(limits);
+  const server = createServer({
+    keepAliveTimeout: 65_000,
+    headersTimeout: limits.headersTimeoutMs,
+    // node's request time covers headers and body, and ends once the request has fully arrived.
+    requestTimeout: limits.bodyTimeoutMs,
+    connectionsCheckingInterval: sweepIntervalMs(limits),
+    maxHeaderSize: limits.maxHeaderBytes,
+  }, (req, res) => gateway.handle(req, res));
+  server.maxConnections = limits.maxConnections;
+  // The latest response of each connection, for answering its client errors (client-error.ts).
+  const latest = new WeakMap<Duplex, ServerResponse>();
+  const logger = gateway.runtime.container.resolve<Logger>(Tokens.Logger);
+  server.on('clientError', clientErrorListener(limits, (socket) => latest.get(socket), logger));
   let inFlight = 0;
   let idle: (() => void) | undefined;
-  server.on('request', (_req, res) => {
+  server.on('request', (req, res) => {
+    latest.set(req.socket, res);
     inFlight++;
     res.once('close', () => {
       inFlight--;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  baseUrlOf, Errors, GatewayError, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
+  baseUrlOf, Errors, isGatewayError, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
 } from '../../core/index.js';
 
 /**
@@ -28,7 +28,8 @@ export async function sendToProvider(
     reply = await transport.send(request, signal);
   } catch (e) {
     if (signal.aborted) throw signal.reason ?? e;
-    if (e instanceof GatewayError) throw e;
+    // The outbound policy refused the host, or the upload failed on the client's side: that error, not a 502.
+    if (isGatewayError(e)) throw e;
     throw Errors.badGateway(`provider ${api.provider} is unreachable: ${networkReason(e)}`, api.provider);
   }
   if (reply.status >= 400) {

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGateway, serve, type Gateway, type GatewaySettings, type PluginEntry } from '../../host/index.js';
+import { createGateway, serve, type Gateway, type GatewaySettings, type Logger, type PluginEntry, type ServeOptions } from '../../host/index.js';
 import type { Composition } from '../../host/compose.js';
 import type { MockOpenAI } from '../fixtures/mock-openai.js';
 
@@ -26,6 +26,10 @@ export interface StartOptions {
   composition?: Composition;
   settings?: Partial<GatewaySettings>;
   env?: Record<string, string>;
+  /** Connection limits of the server (defaults otherwise). */
+  serve?: Partial<ServeOptions>;
+  /** Where the gateway logs (none by default). */
+  logger?: Logger;
 }
 
 export async function startGateway(options: StartOptions = {}): Promise<TestGateway> {
@@ -34,8 +38,9 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     composition: options.composition ?? { plugins: options.plugins ?? [] },
     env: { GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent', ...options.env },
     settings: options.settings,
+    logger: options.logger,
   });
-  const running = await serve(gateway, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 2000 });
+  const running = await serve(gateway, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 2000, ...options.serve });
   return {
     url: running.url,
     gateway,
