@@ -35,6 +35,7 @@ export * from './policies/policy-routes.js';
 export * from './policies/applicable.js';
 export * from './admin.js';
 export * from './bounds.js';
+export * from './limit-checks.js';
 export * from './ids.js';
 export * from './text.js';
 export * from './net.js';

@@ -45,6 +45,7 @@ export class GatewayMetrics {
   readonly #cache: FastCounter;
   readonly #rateLimited: FastCounter;
   readonly #circuitOpen: FastCounter;
+  readonly #skippedChecks: FastCounter;
 
   constructor(o: MetricsOptions) {
     const r = this.registry;
@@ -63,6 +64,10 @@ export class GatewayMetrics {
       '429 answers: source="gateway" for the gateway\'s own rate and usage limits (code rate_limited), "provider" for providers\' 429s', r,
     );
     this.#circuitOpen = new FastCounter(`${p}circuit_open_total`, 'Target calls refused because the target\'s circuit breaker was open', r);
+    this.#skippedChecks = new FastCounter(
+      `${p}limit_checks_skipped_total`,
+      'Requests let through unchecked by a limit (check="rate_limits", "usage_limits") because its counters failed or did not answer in time', r,
+    );
     queueMetrics(p, [r], o.logStats);
     if (o.processMetrics) collectDefaultMetrics({ register: r, prefix: p });
   }
@@ -82,6 +87,10 @@ export class GatewayMetrics {
 
   circuitOpen(provider: string): void {
     this.#circuitOpen.inc(provider, () => ({ provider }));
+  }
+
+  limitCheckSkipped(check: string): void {
+    this.#skippedChecks.inc(check, () => ({ check }));
   }
 
   /** Fed by the request-log service once a batch of logs is built. */
