@@ -11,7 +11,7 @@
  * process memory, or Redis with GW_REDIS_URL so several instances share one exact limit).
  */
 import {
-  markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
+  MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
   type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
@@ -23,7 +23,7 @@ import { meterStream } from '../../core/index.js';
 
 const Options = Type.Object({
   /** How often policies are re-read from the store (changes made through other instances); 0: never. */
-  refreshIntervalMs: Type.Integer({ minimum: 0, default: 10_000 }),
+  refreshIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 10_000 }),
   /** When the state store fails or is late: true lets requests through (counted, with a warning), false answers 503. */
   failOpen: Type.Boolean({ default: true }),
   /** How long a check waits for its counters before it counts as failed (the Redis client's own command time-out applies too). */

@@ -11,7 +11,7 @@
  * GW_REDIS_URL so several instances share them). Registers `Symbol.for('gw.Pricing')` for the logs.
  */
 import {
-  markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
+  MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
   type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { Budgets, type IntegrationPricing } from './budget.js';
@@ -30,7 +30,7 @@ const Price = Type.Object({
 
 const Options = Type.Object({
   /** How often policies are re-read from the store (changes made through other instances); 0: never. */
-  refreshIntervalMs: Type.Integer({ minimum: 0, default: 10_000 }),
+  refreshIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 10_000 }),
   /** When the state store fails or is late: true lets requests through (counted, with a warning), false answers 503. */
   failOpen: Type.Boolean({ default: true }),
   /** How long a check waits for its counters before it counts as failed (the Redis client's own command time-out applies too). */
