@@ -104,7 +104,9 @@ export function queryVersion(ctx: RequestContext): number | undefined {
   const raw = ctx.request.query.get('version');
   if (raw === null) return undefined;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n) || n < 1) throw Errors.invalidRequest('query.version: must be an integer >= 1', 'version', 'invalid_query');
+  if (raw.trim() === '' || !Number.isInteger(n) || n < 1 || n > Number.MAX_SAFE_INTEGER) {
+    throw Errors.invalidRequest(`query.version: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`, 'version', 'invalid_query');
+  }
   return n;
 }
 

@@ -35,6 +35,8 @@ export * from './policies/policy-table.js';
 export * from './policies/policy-routes.js';
 export * from './policies/applicable.js';
 export * from './admin.js';
+export * from './bounds.js';
+export * from './limit-checks.js';
 export * from './ids.js';
 export * from './text.js';
 export { compilePattern, MAX_PATTERN_SIZE, type Pattern, type PatternFlags, type PatternMatch } from './patterns.js';

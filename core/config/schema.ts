@@ -10,6 +10,12 @@
  * little more than the returned empty array (the caller appends to it).
  */
 import { Type, StringEnum, compile, type Issue, type TSchema, type Validator } from '../schema.js';
+import { DAY_MS, HOUR_MS, MAX_TTL_SECONDS } from '../bounds.js';
+
+/** Our caps where the spec names none: a timer longer than an hour, or a weight past a million, is a mistake. */
+const MAX_REQUEST_TIMEOUT_MS = HOUR_MS;
+const MAX_FAILURE_THRESHOLD = 1_000_000;
+const MAX_WEIGHT = 1_000_000;
 
 // ---- leaf schemas -------------------------------------------------------------------------
 
@@ -37,7 +43,7 @@ const Strategy = Type.Object({
 
 const Cache = Type.Object({
   mode: StringEnum(['simple', 'semantic']),
-  max_age: Opt(Type.Integer({ minimum: 0 })),
+  max_age: Opt(Type.Integer({ minimum: 0, maximum: MAX_TTL_SECONDS })), // seconds
 }, Strict);
 
 const Retry = Type.Object({
@@ -49,8 +55,8 @@ const Retry = Type.Object({
 }, Strict);
 
 const CircuitBreaker = Type.Object({
-  failure_threshold: Type.Number({ minimum: 1 }),
-  cooldown_interval: Type.Number({ minimum: 30000 }),
+  failure_threshold: Type.Number({ minimum: 1, maximum: MAX_FAILURE_THRESHOLD }),
+  cooldown_interval: Type.Number({ minimum: 30000, maximum: DAY_MS }), // milliseconds
   failure_status_codes: Opt(StatusCodes),
 }, Strict);
 
@@ -109,11 +115,11 @@ const NodeFields = {
   default_params: AnyObject,
   drop_params: Type.Array(NonEmptyString()),
   prompt_id: Type.String(),
-  request_timeout: Type.Integer({ minimum: 1 }), // milliseconds
+  request_timeout: Type.Integer({ minimum: 1, maximum: MAX_REQUEST_TIMEOUT_MS }), // milliseconds
   cache: Cache,
   retry: Retry,
   cb_config: CircuitBreaker,
-  weight: Type.Number({ minimum: 0 }),
+  weight: Type.Number({ minimum: 0, maximum: MAX_WEIGHT }),
   on_status_codes: StatusCodes,
   passthrough: Type.Boolean(),
   forward_headers: Type.Array(NonEmptyString()),

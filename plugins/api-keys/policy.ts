@@ -4,7 +4,7 @@
  * policy, and an explicit different `rotation_period` is rejected on create and update (400, §7).
  * Other key kinds follow their own `rotation_policy` only.
  */
-import { Errors, type ApiKeyView, type RotationInput, type RotationPeriod } from '../../core/index.js';
+import { Errors, MAX_TTL_SECONDS, type ApiKeyView, type RotationInput, type RotationPeriod } from '../../core/index.js';
 import { futureMs } from './dates.js';
 import type { OrgSettings } from './ports.js';
 import type { RotationPolicyBody } from './schemas.js';
@@ -21,7 +21,8 @@ export async function userKeyPolicy(settings: OrgSettings | undefined, workspace
   const ttl = values['user_api_key_ttl'];
   return {
     ...(period === 'weekly' || period === 'monthly' ? { rotationPeriod: period } : {}),
-    ...(typeof ttl === 'number' && ttl > 0 ? { ttlSeconds: ttl } : {}),
+    // Capped: a setting stored before its bound existed must not make keys that cannot be stored.
+    ...(typeof ttl === 'number' && ttl > 0 ? { ttlSeconds: Math.min(ttl, MAX_TTL_SECONDS) } : {}),
   };
 }
 

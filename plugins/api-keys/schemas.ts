@@ -4,12 +4,13 @@
  *   PUT  /v1/api-keys/:id          { name?, scopes?, expires_at?, rotation_policy? }  (null clears expiry or policy)
  *   POST /v1/api-keys/:id/rotate   { key_transition_period_ms? }
  */
-import { compile, Nullable, StringEnum, Type, type Static } from '../../core/index.js';
+import { BoundedInteger, compile, DAY_MS, MAX_TTL_SECONDS, Nullable, StringEnum, Type, type Static } from '../../core/index.js';
 
 const Opt = Type.Optional;
 
-/** Spec §8: at least 30 minutes. */
+/** Spec §8: at least 30 minutes; at most 30 days (our cap: a longer overlap defeats rotating). */
 export const MIN_TRANSITION_MS = 30 * 60 * 1000;
+export const MAX_TRANSITION_MS = 30 * DAY_MS;
 export const MIN_TTL_SECONDS = 60;
 
 /** `*`, `<resource>`, `<resource>.<action>`, `<resource>.*` or `*.<action>` (e.g. `*.rotate`). */
@@ -21,7 +22,7 @@ const Scopes = Type.Array(
   Type.String({ pattern: SCOPE_PATTERN, errorMessage: 'must be a scope like api_keys.read, api_keys.*, *.rotate or *' }),
   { maxItems: 200, uniqueItems: true },
 );
-const TransitionMs = Type.Integer({ minimum: MIN_TRANSITION_MS, errorMessage: `must be an integer >= ${MIN_TRANSITION_MS} (30 minutes)` });
+const TransitionMs = BoundedInteger(MIN_TRANSITION_MS, MAX_TRANSITION_MS, 'milliseconds: 30 minutes to 30 days');
 
 const RotationPolicy = Type.Object({
   rotation_period: Opt(StringEnum(['weekly', 'monthly'])),
@@ -36,7 +37,7 @@ const CreateBody = Type.Object({
   user_id: Opt(Type.String({ minLength: 1 })),
   scopes: Opt(Scopes),
   expires_at: Opt(IsoDate),
-  ttl: Opt(Type.Integer({ minimum: MIN_TTL_SECONDS, errorMessage: `must be an integer number of seconds >= ${MIN_TTL_SECONDS}` })),
+  ttl: Opt(BoundedInteger(MIN_TTL_SECONDS, MAX_TTL_SECONDS, 'seconds: 1 minute to 10 years')),
   rotation_policy: Opt(RotationPolicy),
 }, { additionalProperties: false });
 

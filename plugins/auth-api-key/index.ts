@@ -6,7 +6,7 @@
  * window) get 401; verdicts are cached in memory and never outlive a key's validity.
  */
 import {
-  Errors, Stage, systemClock, Tokens, Type,
+  MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Tokens, Type,
   type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { ApiKeyStore } from './key-store.js';
@@ -15,19 +15,20 @@ import { DEFAULT_PREFIX, generateSecret } from './secrets.js';
 
 export type { Clock } from '../../core/index.js';
 
-/** Spec §8: a rotation's transition window is at least 30 minutes. */
+/** Spec §8: a rotation's transition window is at least 30 minutes; at most 30 days (as on the routes). */
 export const MIN_TRANSITION_MS = 30 * 60 * 1000;
+const MAX_TRANSITION_MS = 30 * DAY_MS;
 
 const Options = Type.Object({
   /** How long a verified key is trusted without re-reading the store (changes made on this instance apply at once). */
-  cacheTtlMs: Type.Integer({ minimum: 0, default: 30_000 }),
+  cacheTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30_000 }),
   /** How long an unknown key is remembered as unknown. */
-  negativeCacheTtlMs: Type.Integer({ minimum: 0, default: 5_000 }),
+  negativeCacheTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 5_000 }),
   cacheMaxEntries: Type.Integer({ minimum: 1, default: 10_000 }),
   /** Transition window of a rotation when neither the request nor the key's policy names one. */
-  defaultTransitionMs: Type.Integer({ minimum: MIN_TRANSITION_MS, default: MIN_TRANSITION_MS }),
+  defaultTransitionMs: BoundedInteger(MIN_TRANSITION_MS, MAX_TRANSITION_MS, 'milliseconds', { default: MIN_TRANSITION_MS }),
   /** How often keys with a rotation policy are checked for a due rotation; 0 turns scheduled rotation off. */
-  rotationCheckIntervalMs: Type.Integer({ minimum: 0, default: 60_000 }),
+  rotationCheckIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 60_000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;

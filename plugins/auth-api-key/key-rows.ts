@@ -2,7 +2,7 @@
  * One `api_keys` row, and the two shapes made from it: the principal of a verified key, and the
  * record the admin routes answer with (ISO 8601 times, never a secret or a hash).
  */
-import type { ApiKeyView, Principal, RotationPeriod } from '../../core/index.js';
+import { isoOrNull, type ApiKeyView, type Principal, type RotationPeriod } from '../../core/index.js';
 
 /** `monthly` is a fixed 30 days, so that `rotation_period_days` says exactly when the next rotation falls. */
 export const ROTATION_PERIOD_DAYS: Readonly<Record<RotationPeriod, number>> = { weekly: 7, monthly: 30 };
@@ -41,7 +41,7 @@ export function seconds(ms: number): number {
 }
 
 function iso(unixSeconds: number | null): string | null {
-  return unixSeconds === null ? null : new Date(unixSeconds * 1000).toISOString();
+  return unixSeconds === null ? null : isoOrNull(unixSeconds * 1000);
 }
 
 export function toView(row: KeyRow, nowMs: number): ApiKeyView {

@@ -5,7 +5,7 @@
  * Registered as Tokens.KeyStore; the admin plugins reach it through the container.
  */
 import {
-  timeOrderedId,
+  isDateInRange, timeOrderedId,
   type ApiKeyView, type Clock, type Issued, type IssueOptions, type KeyFilter, type KeyPatch, type KeyStore, type NewKey, type Principal, type RecordStore, type RotationInput, type SecretBox,
 } from '../../core/index.js';
 import {
@@ -112,18 +112,29 @@ export class ApiKeyStore implements KeyStore {
     const now = seconds(nowMs);
     const secret = generateSecret(this.options.prefix);
     const rotation = this.#rotationColumns(input.rotation, nowMs);
+    const row: KeyRow = {
+      id, name: input.name, type: input.type, key_hash: hashKey(secret), organisation_id: input.organisationId,
+      workspace_id: input.workspaceId ?? null, user_id: input.userId ?? null, role: input.role ?? null, scopes: JSON.stringify(input.scopes),
+      status: 'active', created_at: now, updated_at: now, expires_at: input.expiresAtMs === undefined ? null : seconds(input.expiresAtMs),
+      last_reset_at: null, rotation_period: rotation.period, rotation_period_days: rotation.days, next_rotation_at: rotation.next,
+      key_transition_period_ms: rotation.transitionMs, previous_key_hash: null, previous_valid_until: null,
+      pending_secret: options.pending ? this.#seal(secret, id) : null,
+    };
+    assertStorableTimes({ expires_at: row.expires_at, next_rotation_at: row.next_rotation_at });
+    // The record is made before the write: whatever fails, fails with nothing stored.
+    const record = toView(row, nowMs);
     await this.store.run(
       'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, workspace_id, user_id, role, scopes, status, created_at, updated_at, '
       + 'expires_at, rotation_period, rotation_period_days, next_rotation_at, key_transition_period_ms, pending_secret) '
-      + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)",
+      + 'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
-        id, input.name, input.type, hashKey(secret), input.organisationId, input.workspaceId ?? null, input.userId ?? null,
-        input.role ?? null, JSON.stringify(input.scopes), now, now, input.expiresAtMs === undefined ? null : seconds(input.expiresAtMs),
-        rotation.period, rotation.days, rotation.next, rotation.transitionMs, options.pending ? this.#seal(secret, id) : null,
+        row.id, row.name, row.type, row.key_hash, row.organisation_id, row.workspace_id, row.user_id, row.role, row.scopes, row.status,
+        row.created_at, row.updated_at, row.expires_at, row.rotation_period, row.rotation_period_days, row.next_rotation_at,
+        row.key_transition_period_ms, row.pending_secret,
       ],
     );
     this.invalidate();
-    return { record: (await this.get(id))!, key: secret };
+    return { record, key: secret };
   }
 
   async get(id: string): Promise<ApiKeyView | undefined> {
@@ -211,6 +222,7 @@ export class ApiKeyStore implements KeyStore {
     const nowMs = this.clock.now();
     const secret = generateSecret(this.options.prefix);
     const window = transitionMs ?? row.key_transition_period_ms ?? this.options.defaultTransitionMs;
+    assertStorableTimes({ previous_valid_until: Math.ceil((nowMs + window) / 1000) });
     const { changes } = await this.store.run(
       'UPDATE api_keys SET key_hash = ?, previous_key_hash = ?, previous_valid_until = ?, last_reset_at = ?, updated_at = ?, '
       + "next_rotation_at = ?, pending_secret = ? WHERE id = ? AND key_hash = ? AND status = 'active'",
@@ -305,6 +317,16 @@ export class ApiKeyStore implements KeyStore {
     const sealer = this.options.sealer();
     if (!sealer) throw new Error('pending API key secrets need the security.secret-box plugin');
     return sealer;
+  }
+}
+
+/**
+ * Refuses (before any write) a time the admin routes could not show as a date. The routes bound
+ * every duration, so this only catches a caller of the store that does not.
+ */
+function assertStorableTimes(times: Partial<Record<'expires_at' | 'next_rotation_at' | 'previous_valid_until', number | null>>): void {
+  for (const [column, value] of Object.entries(times)) {
+    if (value !== null && value !== undefined && !isDateInRange(value * 1000)) throw new RangeError(`api key ${column} is outside the dates that can be stored`);
   }
 }
 

@@ -6,7 +6,7 @@
  * secret box.
  */
 import {
-  DEFAULT_JSON_MAX_DEPTH, systemClock, Tokens, Type,
+  DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, systemClock, Tokens, Type,
   type Clock, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { BatchManager } from './manager.js';
@@ -30,10 +30,10 @@ const Options = Type.Object({
   /** Provider ids whose OpenAI-compatible API has `/batches` (base URLs come from feature.files). */
   batchProviders: Type.Array(Type.String({ minLength: 1 }), { default: ['openai'] }),
   /** How often running batches are checked against their window. */
-  expiryCheckIntervalMs: Type.Integer({ minimum: 1, default: 60_000 }),
+  expiryCheckIntervalMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 60_000 }),
   /** Delay after boot before unfinished batches resume. */
   /** How long shutdown waits for running batches to record finished lines. */
-  shutdownTimeoutMs: Type.Integer({ minimum: 0, default: 10_000 }),
+  shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 10_000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;

@@ -5,7 +5,7 @@
  * the entries themselves live in the CacheStore (shared through Redis when configured), so with
  * several instances exact hits are shared while semantic neighbours are found per instance.
  */
-import { rateLimitedWarning, Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { MAX_TIMER_MS, rateLimitedWarning, Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
 import { EmbeddingsClient } from './embeddings.js';
 import { semanticMode } from './mode.js';
 import { VectorIndex } from './vector-index.js';
@@ -29,7 +29,7 @@ const Options = Type.Object({
   /** Longest conversation text embedded (its last characters are kept). */
   maxTextChars: Type.Integer({ minimum: 1, default: 8000 }),
   /** Time allowed to the embeddings call; beyond it, a miss. */
-  timeoutMs: Type.Integer({ minimum: 1, default: 2000 }),
+  timeoutMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 2000 }),
 }, { additionalProperties: false });
 
 export type SemanticOptions = Static<typeof Options>;

@@ -20,7 +20,7 @@
  * Targets without `cache`, and passthrough targets, are not wrapped at all.
  */
 import {
-  rateLimitedWarning, Stage, Tokens, Type, WrapStage, type CacheStore, type Plugin, type PluginApi, type Static,
+  MAX_TIMER_MS, rateLimitedWarning, Stage, Tokens, Type, WrapStage, type CacheStore, type Plugin, type PluginApi, type Static,
 } from '../../core/index.js';
 import { STATUS_HEADER, NAMESPACE_HEADER, REFRESH_HEADER } from './headers.js';
 import { commitPending } from './commit.js';
@@ -40,7 +40,7 @@ const Options = Type.Object({
    * Longest a miss waits for an identical miss already being fetched, when its target sets no
    * `request_timeout` (ms); then it calls the provider itself. 0 turns coalescing off.
    */
-  coalesceWaitMs: Type.Integer({ minimum: 0, default: 30_000 }),
+  coalesceWaitMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30_000 }),
   /**
    * Exact keys kept by the bytes of the client's body (bodies up to 16 KiB), so a repeated request
    * is keyed without re-serialising and hashing it. 0 turns the memo off.

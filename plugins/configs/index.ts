@@ -8,7 +8,7 @@
  * Stored configs are cached in memory (cache.ts); this instance's writes clear the cache at once.
  */
 import {
-  DEFAULT_JSON_MAX_DEPTH, Errors, HeaderConfigs, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
+  DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
 import { ConfigRepo } from './repo.js';
@@ -18,9 +18,9 @@ type Done = (error: Error | null, config?: RawConfig) => void;
 
 const Options = Type.Object({
   /** How long a stored config is served from memory (bounds how long another instance's change takes to show). */
-  cacheTtlMs: Type.Integer({ minimum: 0, default: 30_000 }),
+  cacheTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30_000 }),
   /** How long an unknown config id is remembered as unknown. */
-  negativeCacheTtlMs: Type.Integer({ minimum: 0, default: 5_000 }),
+  negativeCacheTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 5_000 }),
   cacheMaxEntries: Type.Integer({ minimum: 0, default: 10_000 }),
   /** Largest stored config, as JSON. */
   maxConfigBytes: Type.Integer({ minimum: 1024, default: 256 * 1024 }),

@@ -12,7 +12,7 @@
  * the field) and passed on as the provider's bytes. The gateway keeps no fine-tuning state.
  */
 import {
-  Errors, JsonPayload, objectBody, Tokens, Type,
+  MAX_TIMER_MS, Errors, JsonPayload, objectBody, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RequestContext, type Static, type Transport,
 } from '../../core/index.js';
 import { callProvider, providerTarget } from './provider-call.js';
@@ -31,7 +31,7 @@ const Options = Type.Object({
   /** Largest `limit` accepted on the list routes. */
   maxLimit: Type.Integer({ minimum: 1, default: 100 }),
   /** Time the provider has to answer when the config sets no `request_timeout`. */
-  timeoutMs: Type.Integer({ minimum: 1, default: 60_000 }),
+  timeoutMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 60_000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;

@@ -4,7 +4,7 @@
  * may name a stored guardrail by id (or slug) instead of spelling it out, e.g.
  * `input_guardrails: ["gr-pii"]`. The store answers from memory (catalogue.ts).
  */
-import { GUARDRAIL_STORE, Tokens, Type, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, GUARDRAIL_STORE, Tokens, Type, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { GuardrailCatalogue } from './catalogue.js';
 import { GuardrailRepo } from './repo.js';
 import { registerRoutes } from './routes.js';
@@ -12,7 +12,7 @@ import { CheckValidator } from './validate.js';
 
 const Options = Type.Object({
   /** How often stored guardrails are re-read (other gateway instances' changes); 0: never. */
-  reloadIntervalMs: Type.Integer({ minimum: 0, default: 30_000 }),
+  reloadIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30_000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;

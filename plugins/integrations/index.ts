@@ -9,7 +9,7 @@
  * memory: every integration is held in memory, credentials are opened on first use per revision.
  * Other plugins read integrations through `Symbol.for('gw.Integrations')` (service.ts).
  */
-import { Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../core/index.js';
 import { ControlPlaneServices } from './access.js';
 import { IntegrationCatalogue } from './catalogue.js';
 import { CredentialCache, envSecretSource, type SecretSource } from './credentials.js';
@@ -27,9 +27,9 @@ export const SECRET_REFERENCES = Symbol.for('gw.SecretReferences');
 
 const Options = Type.Object({
   /** How often the in-memory integrations are re-read (other gateway instances' changes); 0: never. */
-  reloadIntervalMs: Type.Integer({ minimum: 0, default: 30_000 }),
+  reloadIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30_000 }),
   /** How long a resolved secret mapping is kept before it is resolved again. */
-  secretTtlMs: Type.Integer({ minimum: 0, default: 60_000 }),
+  secretTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 60_000 }),
   /** Environment variables a secret mapping may name must start with this (so no mapping can read GW_SECRET_KEY). */
   secretEnvPrefix: Type.String({ minLength: 1, default: 'GW_SECRET_REF_' }),
 }, { additionalProperties: false });

@@ -67,6 +67,7 @@ export class GatewayMetrics {
   readonly #cacheStatus: BoundedLabel;
   readonly #circuitProvider: BoundedLabel;
   readonly #logged: { provider: BoundedLabel; model: BoundedLabel };
+  readonly #skippedChecks: FastCounter;
 
   constructor(o: MetricsOptions) {
     const r = this.registry;
@@ -91,6 +92,10 @@ export class GatewayMetrics {
       '429 answers: source="gateway" for the gateway\'s own rate and usage limits (code rate_limited), "provider" for providers\' 429s', r, n,
     );
     this.#circuitOpen = new FastCounter(`${p}circuit_open_total`, 'Target calls refused because the target\'s circuit breaker was open', r, n);
+    this.#skippedChecks = new FastCounter(
+      `${p}limit_checks_skipped_total`,
+      'Requests let through unchecked by a limit (check="rate_limits", "usage_limits") because its counters failed or did not answer in time', r, n,
+    );
     queueMetrics(p, [r], o.logStats);
     if (o.processMetrics) collectDefaultMetrics({ register: r, prefix: p });
   }
@@ -116,6 +121,10 @@ export class GatewayMetrics {
   circuitOpen(targetProvider: string): void {
     const provider = this.#circuitProvider.of(targetProvider);
     this.#circuitOpen.inc(provider, () => ({ provider }));
+  }
+
+  limitCheckSkipped(check: string): void {
+    this.#skippedChecks.inc(check, () => ({ check }));
   }
 
   /** Fed by the request-log service once a batch of logs is built. */

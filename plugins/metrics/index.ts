@@ -7,6 +7,7 @@
  *   cache_results_total{status}                 inference answers by x-gw-cache-status
  *   rate_limited_total{source}                  429s: the gateway's own limits vs providers'
  *   circuit_open_total{provider}                calls refused by an open circuit breaker
+ *   limit_checks_skipped_total{check}           requests a rate or usage limit let through unchecked (counters failed or late)
  *   upstream_duration_seconds{provider}, tokens_total{provider,model,type}, cost_total{provider,model}
  *                                               from the request logs (observe.logs), when loaded
  *   log_queue_depth, log_queue_capacity, log_dropped_total, log_written_total, log_failed_total
@@ -19,7 +20,7 @@
  * most `maxSeries` series. A stream cut after its 200 counts under its error's status (502).
  */
 import {
-  Errors, Stage, Type, WrapStage,
+  Errors, skippedChecksOf, Stage, Type, WrapStage,
   type GatewayResponse, type Plugin, type PluginApi, type Static,
 } from '../../core/index.js';
 import { bearerCheck } from './bearer.js';
@@ -107,6 +108,8 @@ export default class MetricsPlugin implements Plugin<Options> {
         if (cache !== undefined) metrics.cacheResult(cache);
       }
       if (status === 429) metrics.rateLimited(isGatewayLimit(ctx.outcome?.error?.code, response) ? 'gateway' : 'provider');
+      const skipped = skippedChecksOf(ctx);
+      if (skipped) for (const check of skipped) metrics.limitCheckSkipped(check);
     });
 
     // Between the breaker (300) and the cache (400): sees each breaker verdict, once per target.

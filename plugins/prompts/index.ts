@@ -12,7 +12,7 @@
  * client body's `variables` (then removed), and the client's own fields win over the template's.
  * Prompts belong to the caller's organisation.
  */
-import { dispatchInference,
+import { MAX_TIMER_MS, dispatchInference,
   Errors, JsonPayload, objectBody, queryVersion, Stage, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
@@ -22,7 +22,7 @@ import { PROMPT_ID_PATTERN, putIssue, renderIssue, templateIssue } from './schem
 
 const Options = Type.Object({
   /** How long the latest version of a prompt is cached (other instances' PUTs show after at most this). */
-  latestTtlMs: Type.Integer({ minimum: 0, default: 5_000 }),
+  latestTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 5_000 }),
   /** Compiled versions kept in memory. */
   cacheMaxEntries: Type.Integer({ minimum: 0, default: 1_000 }),
 }, { additionalProperties: false });

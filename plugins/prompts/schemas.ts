@@ -5,7 +5,7 @@
  * Hyperparameters are checked with the ranges of spec §8 so that a rendered body is one the
  * inference endpoints accept; unknown fields pass on (providers add parameters over time).
  */
-import { compile, Nullable, StringEnum, Type, type Issue } from '../../core/index.js';
+import { compile, MAX_COUNT, Nullable, StringEnum, Type, type Issue } from '../../core/index.js';
 
 const Opt = Type.Optional;
 
@@ -24,8 +24,8 @@ const Hyperparameters = {
   // A boolean for chat, an integer 0 to 5 for text completions.
   logprobs: Opt(Type.Union([Type.Boolean(), Type.Integer({ minimum: 0, maximum: 5 }), Type.Null()], { errorMessage: 'must be a boolean, an integer from 0 to 5, or null' })),
   top_logprobs: Opt(Nullable(Type.Integer({ minimum: 0, maximum: 20 }))),
-  max_tokens: Opt(Nullable(Type.Integer({ minimum: 1 }))),
-  max_completion_tokens: Opt(Nullable(Type.Integer({ minimum: 1 }))),
+  max_tokens: Opt(Nullable(Type.Integer({ minimum: 1, maximum: MAX_COUNT }))),
+  max_completion_tokens: Opt(Nullable(Type.Integer({ minimum: 1, maximum: MAX_COUNT }))),
   n: Opt(Nullable(Type.Integer({ minimum: 1, maximum: 128 }))),
   response_format: Opt(Type.Object({ type: Type.String() })),
   seed: Opt(Nullable(Type.Integer())),
@@ -68,7 +68,7 @@ const put = compile(Type.Object({ patch: Opt(Type.Boolean()) }));
 
 const render = compile(Type.Object({
   variables: Type.Object({}, { errorMessage: 'must be an object' }),
-  version: Opt(Type.Integer({ minimum: 1 })),
+  version: Opt(Type.Integer({ minimum: 1, maximum: MAX_COUNT })),
   ...Hyperparameters,
 }));
 

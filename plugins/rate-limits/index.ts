@@ -11,7 +11,7 @@
  * process memory, or Redis with GW_REDIS_URL so several instances share one exact limit).
  */
 import {
-  Stage, Tokens, Type,
+  MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
   type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
@@ -23,9 +23,11 @@ import { meterStream } from '../../core/index.js';
 
 const Options = Type.Object({
   /** How often policies are re-read from the store (changes made through other instances); 0: never. */
-  refreshIntervalMs: Type.Integer({ minimum: 0, default: 10_000 }),
-  /** When the state store fails: true lets requests through (with a warning), false answers 503. */
+  refreshIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 10_000 }),
+  /** When the state store fails or is late: true lets requests through (counted, with a warning), false answers 503. */
   failOpen: Type.Boolean({ default: true }),
+  /** How long a check waits for its counters before it counts as failed (the Redis client's own command time-out applies too). */
+  checkTimeoutMs: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;
@@ -57,18 +59,24 @@ export default class RateLimitsPlugin implements Plugin<Options> {
     const workspaces = new Workspaces(api.container);
     let state: StateStore | undefined;
     let warnedAt = -Infinity;
+    const skipped = new SkippedCheckLog(api.logger, 'rate-limit check skipped: its counters failed or did not answer in time, requests pass unchecked meanwhile', WARNING_INTERVAL_MS);
     const limiter = new RateLimiter({
       // Resolved at first use, so a store registered later (Redis over memory) wins.
       store: () => (state ??= api.container.resolve<StateStore>(Tokens.StateStore)),
       index,
       workspaces,
       failOpen: api.options.failOpen,
+      checkTimeoutMs: api.options.checkTimeoutMs,
+      onCheckSkipped: (ctx, error) => {
+        markSkippedCheck(ctx, 'rate_limits');
+        skipped.skipped(error);
+      },
       onStoreError: (error) => {
         const at = performance.now();
         if (at - warnedAt < WARNING_INTERVAL_MS) return;
         warnedAt = at;
         api.logger.warn({ err: error }, api.options.failOpen
-          ? 'state store failed: rate limits are not enforced meanwhile'
+          ? 'state store failed: rate-limit counters may be off meanwhile'
           : 'state store failed: requests under a rate limit are refused meanwhile');
       },
     });

@@ -11,7 +11,7 @@
  * (seconds until its window ends); refusals are 429 with Retry-After and the same headers.
  */
 import {
-  compileMatcher, enforceApplicable, Errors, usageOf, wallNow as now,
+  compileMatcher, enforceApplicable, Errors, usageOf, wallNow as now, withCheckTimeout,
   type GatewayResponse, type Matcher, type PolicyIndex, type RequestContext, type StateStore, type Workspaces,
 } from '../../core/index.js';
 import type { RateLimitPolicy } from './policy-store.js';
@@ -51,8 +51,13 @@ export interface LimiterDeps {
   store(): StateStore;
   index: PolicyIndex<RateLimitPolicy, ActiveRateLimit>;
   workspaces: Workspaces;
-  /** When the StateStore fails: let requests through (true) or answer 503. */
+  /** When the StateStore fails or is late: let requests through (true) or answer 503. */
   failOpen: boolean;
+  /** How long a check waits for its counters. */
+  checkTimeoutMs: number;
+  /** A check that let its request through unchecked (fail open). */
+  onCheckSkipped(ctx: RequestContext, error: unknown): void;
+  /** A counter write that failed after the check (giving back, adding tokens). */
   onStoreError(error: unknown): void;
 }
 
@@ -74,13 +79,16 @@ export class RateLimiter {
     const keys = matched.map((a, i) => `${a.keyPrefix}${a.matcher.group(ctx, workspaceId)}:${windows[i]!.start}`);
     let counts: number[];
     try {
-      counts = await Promise.all(matched.map((a, i) => (a.policy.type === 'requests'
+      counts = await withCheckTimeout(Promise.all(matched.map((a, i) => (a.policy.type === 'requests'
         ? store.increment(keys[i]!, 1, ttl(windows[i]!, at))
-        : store.get(keys[i]!).then(toCount))));
+        : store.get(keys[i]!).then(toCount)))), this.deps.checkTimeoutMs);
     } catch (e) {
-      this.deps.onStoreError(e);
-      if (this.deps.failOpen) return undefined;
-      throw Errors.unavailable('rate-limit counters are unavailable');
+      if (!this.deps.failOpen) {
+        this.deps.onStoreError(e);
+        throw Errors.unavailable('rate-limit counters are unavailable');
+      }
+      this.deps.onCheckSkipped(ctx, e);
+      return undefined;
     }
 
     let refused = -1;

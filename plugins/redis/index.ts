@@ -9,7 +9,7 @@
  * reconnecting in the background. The client is closed at shutdown.
  */
 import type { Redis } from 'ioredis';
-import { rateLimitedWarning, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, rateLimitedWarning, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { RedisCacheStore } from './cache-store.js';
 import { closeClient, createRedisClient, waitReady } from './client.js';
 import { RedisStateStore } from './state-store.js';
@@ -18,10 +18,10 @@ const Options = Type.Object({
   /** Prefix of every key this gateway writes (share it between instances that share entries). */
   keyPrefix: Type.String({ default: 'gw:' }),
   /** A command not answered within this time fails (a cache read then answers as a miss). */
-  commandTimeoutMs: Type.Integer({ minimum: 1, default: 200 }),
-  connectTimeoutMs: Type.Integer({ minimum: 1, default: 1000 }),
+  commandTimeoutMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 200 }),
+  connectTimeoutMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 1000 }),
   /** How long boot waits for the first connection. */
-  readyWaitMs: Type.Integer({ minimum: 0, default: 1000 }),
+  readyWaitMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 1000 }),
 }, { additionalProperties: false });
 
 export type RedisPluginOptions = Static<typeof Options>;

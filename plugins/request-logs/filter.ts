@@ -5,7 +5,7 @@
  * engine-specific JSON function is needed). Unknown query keys are refused (a typo must not silently
  * widen a query).
  */
-import { Errors } from '../../core/index.js';
+import { Errors, isDateInRange } from '../../core/index.js';
 
 export interface LogFilter {
   from?: number;
@@ -108,7 +108,7 @@ function time(query: URLSearchParams, name: string): number | undefined {
   const value = query.get(name);
   if (value === null) return undefined;
   const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(ms)) throw invalidQuery(name, 'must be an ISO 8601 date-time or milliseconds since the epoch');
+  if (!isDateInRange(ms)) throw invalidQuery(name, 'must be an ISO 8601 date-time or milliseconds since the epoch, within years 0000 to 9999');
   return ms;
 }
 

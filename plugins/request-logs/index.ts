@@ -15,7 +15,7 @@
  * Service `Symbol.for('gw.RequestLogs')` (service.ts) serves analytics and metrics.
  */
 import {
-  Stage, StringEnum, Tokens, Type, WrapStage,
+  MAX_TIMER_MS, Stage, StringEnum, Tokens, Type, WrapStage,
   type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { captureOf, keepTail, timeCalls } from './capture.js';
@@ -43,7 +43,7 @@ const Options = Type.Object({
   /** Age after which logs are deleted. */
   retentionDays: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
   /** How often the retention sweep runs. */
-  retentionSweepIntervalMs: Type.Integer({ minimum: 10, default: 60 * 60_000 }),
+  retentionSweepIntervalMs: Type.Integer({ minimum: 10, maximum: MAX_TIMER_MS, default: 60 * 60_000 }),
   /** `inference`: requests to inference routes (chat, completions, embeddings ...); `all`: every route but the log, analytics, metrics and health routes. */
   routes: StringEnum(['inference', 'all'], { default: 'inference' }),
 }, { additionalProperties: false });

@@ -16,7 +16,7 @@
  * context window (context-window.ts): `truncation: disabled` (default) over the window is a 400,
  * `auto` drops the oldest items until it fits.
  */
-import { dispatchInference,
+import { MAX_TIMER_MS, dispatchInference,
   Errors, GatewayError, JsonPayload, nowSeconds, objectBody, SSE_HEADERS, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static, type Transport,
 } from '../../core/index.js';
@@ -42,12 +42,12 @@ const Options = Type.Object({
   /** Longest previous_response_id chain followed. */
   maxChainDepth: Type.Integer({ minimum: 1, default: 100 }),
   /** Time a native provider has to answer (a stream: to start) when the config sets no `request_timeout`. */
-  timeoutMs: Type.Integer({ minimum: 1, default: 600_000 }),
+  timeoutMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 600_000 }),
   /**
    * How long a gateway process's claim on its unfinished responses lasts without renewal (renewed every
    * third of it): a crashed process's responses are failed this long after its last renewal.
    */
-  workerLeaseMs: Type.Integer({ minimum: 100, default: 30_000 }),
+  workerLeaseMs: Type.Integer({ minimum: 100, maximum: MAX_TIMER_MS, default: 30_000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;

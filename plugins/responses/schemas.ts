@@ -3,7 +3,7 @@
  * (spec §2.2 Stored response, §4.12, §8), compiled once. Unknown fields pass on to providers with
  * a native Responses API; the chat translation uses the fields it knows (to-chat.ts).
  */
-import { compile, Errors, joinPath, Nullable, StringEnum, Type, type Issue, type Static } from '../../core/index.js';
+import { MAX_COUNT, compile, Errors, joinPath, Nullable, StringEnum, Type, type Issue, type Static } from '../../core/index.js';
 
 const Opt = Type.Optional;
 const NonEmpty = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
@@ -28,7 +28,7 @@ const CreateResponse = Type.Object({
   instructions: Opt(Nullable(Type.String())),
   temperature: Opt(Nullable(Type.Number({ minimum: 0, maximum: 2 }))),
   top_p: Opt(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
-  max_output_tokens: Opt(Nullable(Type.Integer({ minimum: 1 }))),
+  max_output_tokens: Opt(Nullable(Type.Integer({ minimum: 1, maximum: MAX_COUNT }))),
   metadata: Opt(Nullable(Type.Object({}))),
   store: Opt(Nullable(Type.Boolean())),
   stream: Opt(Nullable(Type.Boolean())),

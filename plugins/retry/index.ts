@@ -10,16 +10,16 @@
  *                             up to maxRetryAfterMs; a longer ask returns the failure at once
  * Otherwise waits random(0, min(maxDelayMs, baseDelayMs * 2^n)) before retry n+1 (full jitter).
  */
-import { Type, WrapStage, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, Type, WrapStage, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { withRetries, type RetryTiming } from './runner.js';
 
 const Options = Type.Object({
   /** Back-off before the first retry is drawn from [0, baseDelayMs); doubles per retry. */
-  baseDelayMs: Type.Integer({ minimum: 0, default: 100 }),
+  baseDelayMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 100 }),
   /** Upper bound of one back-off wait. */
-  maxDelayMs: Type.Integer({ minimum: 0, default: 5000 }),
+  maxDelayMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 5000 }),
   /** Longest provider-requested wait honoured (use_retry_after_headers); beyond it, no retry. */
-  maxRetryAfterMs: Type.Integer({ minimum: 0, default: 30000 }),
+  maxRetryAfterMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30000 }),
 }, { additionalProperties: false });
 
 export type RetryOptions = Static<typeof Options>;

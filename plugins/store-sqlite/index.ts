@@ -15,6 +15,7 @@ export default class SqliteStorePlugin implements Plugin<Static<typeof Options>>
   apply(api: PluginApi<Static<typeof Options>>): void {
     const store = new SqliteStore(api.options.file ?? join(api.settings.dataDir, 'gw.db'));
     this.#store = store;
+    for (const { file, was } of store.tightened) api.logger.warn({ file, was }, 'database file was readable by group or others: set to mode 600');
     api.container.register(Tokens.RecordStore, { useValue: store });
     api.registries.health.register('store.sqlite', () => store.writable(), api.id);
   }

@@ -7,14 +7,19 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordStore } from '../../core/index.js';
+import { createPrivateFile, databaseFiles, tightenModes } from './file-modes.js';
 
 export class SqliteStore implements RecordStore {
   readonly kind = 'sqlite';
   readonly db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
 
+  /** Files found readable by group or others and set to 0600 at open (the plugin warns about them). */
+  readonly tightened: { file: string; was: string }[];
+
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
+    createPrivateFile(file);
     this.db = new Database(file);
     // 16 KiB pages for a new file (an existing one keeps its size: WAL files cannot change it).
     // Request-log rows are written in batches of hundreds: in WAL mode every page is written as
@@ -25,6 +30,8 @@ export class SqliteStore implements RecordStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
+    // After WAL mode is on, so that the -wal and -shm files exist and are checked too.
+    this.tightened = tightenModes(databaseFiles(file));
     this.db.exec('CREATE TABLE IF NOT EXISTS _migrations (owner TEXT NOT NULL, step INTEGER NOT NULL, applied_at INTEGER NOT NULL, PRIMARY KEY (owner, step))');
   }
 

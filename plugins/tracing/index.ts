@@ -14,7 +14,7 @@
  *     Sampling follows the parent: an inbound traceparent without the sampled flag is not recorded.
  */
 import {
-  Stage, StringEnum, Tokens, Type,
+  MAX_TIMER_MS, Stage, StringEnum, Tokens, Type,
   type Plugin, type PluginApi, type Static, type Transport,
 } from '../../core/index.js';
 import { OtlpExporter } from './otlp-exporter.js';
@@ -32,8 +32,8 @@ const Options = Type.Object({
   serviceName: Type.Optional(Type.String({ minLength: 1 })),
   maxQueueSize: Type.Integer({ minimum: 1, default: 2048 }),
   maxExportBatchSize: Type.Integer({ minimum: 1, default: 512 }),
-  scheduledDelayMs: Type.Integer({ minimum: 10, default: 1000 }),
-  exportTimeoutMs: Type.Integer({ minimum: 100, default: 10_000 }),
+  scheduledDelayMs: Type.Integer({ minimum: 10, maximum: MAX_TIMER_MS, default: 1000 }),
+  exportTimeoutMs: Type.Integer({ minimum: 100, maximum: MAX_TIMER_MS, default: 10_000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;

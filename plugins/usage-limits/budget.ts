@@ -13,7 +13,7 @@
  * alert_threshold starts a new alert epoch, so its alerts can fire again (v1.11.0).
  */
 import {
-  enforceApplicable, Errors, usageOf, wallNow as now,
+  enforceApplicable, Errors, usageOf, wallNow as now, withCheckTimeout,
   type GatewayResponse, type Logger, type PolicyIndex, type RequestContext, type StateStore, type TokenUsage, type Workspaces,
 } from '../../core/index.js';
 import type { AlertKind, StoredUsageLimit, UsageLimitStore } from './policy-store.js';
@@ -54,7 +54,13 @@ export interface BudgetDeps {
   records: UsageLimitStore;
   prices: PriceTable;
   integrations(): IntegrationPricing | undefined;
+  /** When the StateStore fails or is late: let requests through (true) or answer 503. */
   failOpen: boolean;
+  /** How long a check waits for its counters. */
+  checkTimeoutMs: number;
+  /** A check that let its request through unchecked (fail open). */
+  onCheckSkipped(ctx: RequestContext, error: unknown): void;
+  /** A usage write that failed after the check. */
   onStoreError(error: unknown): void;
   logger: Logger;
 }
@@ -77,11 +83,14 @@ export class Budgets {
     let used: number[];
     try {
       const store = this.deps.store();
-      used = await Promise.all(pending.map((p) => store.get(p.key).then(toAmount)));
+      used = await withCheckTimeout(Promise.all(pending.map((p) => store.get(p.key).then(toAmount))), this.deps.checkTimeoutMs);
     } catch (e) {
-      this.deps.onStoreError(e);
-      if (this.deps.failOpen) return undefined;
-      throw Errors.unavailable('usage-limit counters are unavailable');
+      if (!this.deps.failOpen) {
+        this.deps.onStoreError(e);
+        throw Errors.unavailable('usage-limit counters are unavailable');
+      }
+      this.deps.onCheckSkipped(ctx, e);
+      return undefined;
     }
     let refused = -1;
     for (let i = 0; i < pending.length; i++) {

@@ -11,7 +11,7 @@
  * GW_REDIS_URL so several instances share them). Registers `Symbol.for('gw.Pricing')` for the logs.
  */
 import {
-  Stage, Tokens, Type,
+  MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
   type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { Budgets, type IntegrationPricing } from './budget.js';
@@ -30,9 +30,11 @@ const Price = Type.Object({
 
 const Options = Type.Object({
   /** How often policies are re-read from the store (changes made through other instances); 0: never. */
-  refreshIntervalMs: Type.Integer({ minimum: 0, default: 10_000 }),
-  /** When the state store fails: true lets requests through (with a warning), false answers 503. */
+  refreshIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 10_000 }),
+  /** When the state store fails or is late: true lets requests through (counted, with a warning), false answers 503. */
   failOpen: Type.Boolean({ default: true }),
+  /** How long a check waits for its counters before it counts as failed (the Redis client's own command time-out applies too). */
+  checkTimeoutMs: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
   /** USD per 1M input / output tokens by model name (prefix), over the built-in table. */
   prices: Type.Record(Type.String({ minLength: 1 }), Price, { default: {} }),
 }, { additionalProperties: false });
@@ -73,6 +75,7 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
     const store = () => (state ??= api.container.resolve<StateStore>(Tokens.StateStore));
     let integrations: IntegrationPricing | null | undefined;
     let warnedAt = -Infinity;
+    const skipped = new SkippedCheckLog(api.logger, 'usage-limit check skipped: its counters failed or did not answer in time, requests pass unchecked meanwhile', WARNING_INTERVAL_MS);
     const budgets = new Budgets({
       store,
       index,
@@ -84,6 +87,11 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
         return integrations ?? undefined;
       },
       failOpen: api.options.failOpen,
+      checkTimeoutMs: api.options.checkTimeoutMs,
+      onCheckSkipped: (ctx, error) => {
+        markSkippedCheck(ctx, 'usage_limits');
+        skipped.skipped(error);
+      },
       logger: api.logger,
       onStoreError: (error) => {
         const at = performance.now();

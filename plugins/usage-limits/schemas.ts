@@ -1,5 +1,5 @@
 /** Bodies of the usage-limit policy routes, compiled once; rules across fields in `*Issues`. */
-import { compile, StringEnum, Type, type Issue, type Static } from '../../core/index.js';
+import { compile, isDateInRange, StringEnum, Type, type Issue, type Static } from '../../core/index.js';
 import { ConditionsSchema, GroupBysSchema, groupByIssues } from '../../core/index.js';
 
 const Name = Type.Union([Type.String({ maxLength: 255 }), Type.Null()], { errorMessage: 'must be a string of at most 255 characters, or null' });
@@ -62,7 +62,7 @@ export function settledIssues(s: Settled): Issue[] {
     issues.push({ path: 'alert_threshold', rule: 'must be less than credit_limit' });
   }
   if (s.next_usage_reset_at !== undefined) {
-    if (!Number.isFinite(Date.parse(s.next_usage_reset_at))) issues.push({ path: 'next_usage_reset_at', rule: 'must be an ISO 8601 date or date-time' });
+    if (!isDateInRange(Date.parse(s.next_usage_reset_at))) issues.push({ path: 'next_usage_reset_at', rule: 'must be an ISO 8601 date or date-time within years 0000 to 9999' });
     else if (s.periodic_reset_days === null) issues.push({ path: 'next_usage_reset_at', rule: 'needs periodic_reset_days' });
   }
   return issues;

@@ -4,7 +4,7 @@
  * Nobody is there to receive its secret, so it waits sealed until an admin reads it once
  * (`GET /v1/api-keys/:id/pending-secret`).
  */
-import type { ApiKeyView, KeyStore, NewKey } from '../../core/index.js';
+import { MAX_TTL_SECONDS, type ApiKeyView, type KeyStore, type NewKey } from '../../core/index.js';
 import type { Workspace } from './directory.js';
 import type { Settings } from './settings.js';
 
@@ -30,7 +30,7 @@ export async function createDefaultUserKey(
     role: joiner.role,
     scopes,
   };
-  if (typeof ttl === 'number') input.expiresAtMs = keys.now() + ttl * 1000;
+  if (typeof ttl === 'number') input.expiresAtMs = keys.now() + Math.min(ttl, MAX_TTL_SECONDS) * 1000;
   if (period === 'weekly' || period === 'monthly') input.rotation = { period };
   return (await keys.create(input, { pending: true })).record;
 }

@@ -4,7 +4,7 @@
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
  * OrgSettings and Directory services (services.ts) for other plugins.
  */
-import { timeOrderedId, Tokens, Type, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, timeOrderedId, Tokens, Type, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
@@ -22,7 +22,7 @@ const Options = Type.Object({
     default: ['api_keys.read', 'api_keys.rotate', 'workspaces.read', 'workspace_users.read'],
   }),
   /** How often organisations and workspaces are re-read, to see changes made by other instances; 0: never. */
-  refreshIntervalMs: Type.Integer({ minimum: 0, default: 30_000 }),
+  refreshIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30_000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;

@@ -69,7 +69,12 @@ export function memberRoutes(deps: MemberRouteDeps): RouteDef[] {
         await people.addMember(workspace.row.id, user.id, role, now).catch((e) => {
           throw isUniqueViolation(e) ? Errors.invalidRequest(`user ${user.id} is a member of workspace ${workspace.row.id} already`, 'user_id', 'duplicate') : e;
         });
-        const key = await createDefaultUserKey(keys, directory.settings(workspace.row.id), { userId: user.id, email: user.email, name: user.name, role }, workspace, deps.autoKeyScopes);
+        // The store has no transactions: a joiner whose key cannot be made is not left half added.
+        const key = await createDefaultUserKey(keys, directory.settings(workspace.row.id), { userId: user.id, email: user.email, name: user.name, role }, workspace, deps.autoKeyScopes)
+          .catch(async (e: unknown) => {
+            await people.removeMember(workspace.row.id, user.id);
+            throw e;
+          });
         const member = await findMember(workspace, user.id);
         return noStoreJson(200, { ...memberView(member), api_key: key ? { id: key.id, has_pending_secret: key.has_pending_secret } : null });
       },

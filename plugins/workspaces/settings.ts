@@ -9,7 +9,7 @@
  *   organisationAdminsViewLogs true, organisationAdminsViewLogMetadata true (v1.15)
  * The routes each flag governs enforce it, reading the effective values through the OrgSettings service.
  */
-import { compile, Nullable, StringEnum, Type } from '../../core/index.js';
+import { BoundedInteger, compile, MAX_TTL_SECONDS, Nullable, StringEnum, Type } from '../../core/index.js';
 
 export type Settings = Readonly<Record<string, unknown>>;
 
@@ -43,7 +43,7 @@ const flagOrClear = Nullable(Type.Boolean());
 /** `PUT /v1/organisation/settings`: any subset of the settings. */
 export const organisationSettingsBody = compile(Type.Object({
   ...Object.fromEntries(Object.keys(FLAGS).map((k) => [k, Type.Optional(flag)])),
-  user_api_key_ttl: Type.Optional(Nullable(Type.Integer({ minimum: 60 }))),
+  user_api_key_ttl: Type.Optional(Nullable(BoundedInteger(60, MAX_TTL_SECONDS, 'seconds: 1 minute to 10 years'))),
   user_api_key_rotation_period: Type.Optional(Type.Union([StringEnum(['weekly', 'monthly']), Type.Null()], {
     errorMessage: 'must be "weekly", "monthly" or null',
   })),

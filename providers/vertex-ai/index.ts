@@ -2,17 +2,17 @@
  * provider.vertex-ai: Google Vertex AI (the spec's cloudC) — Gemini models, and Claude models on
  * Vertex through the anthropic provider's transforms (hence the dependency).
  */
-import { Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { MAX_TIMER_MS, Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
 import { createVertexAdapter } from './adapter.js';
 import { ServiceAccountTokens } from './tokens.js';
 
 const Options = Type.Object({
   /** Exchange a new access token this long before the cached one expires (5 minutes). */
-  tokenRefreshMarginMs: Type.Integer({ minimum: 0, default: 300_000 }),
+  tokenRefreshMarginMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 300_000 }),
   /** Distinct service accounts whose tokens are cached; the oldest is dropped beyond it. */
   tokenCacheSize: Type.Integer({ minimum: 1, default: 1000 }),
   /** Upper bound of one token exchange. */
-  tokenExchangeTimeoutMs: Type.Integer({ minimum: 1, default: 10_000 }),
+  tokenExchangeTimeoutMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 10_000 }),
 }, { additionalProperties: false });
 
 export type VertexOptions = Static<typeof Options>;

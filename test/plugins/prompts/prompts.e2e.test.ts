@@ -84,10 +84,10 @@ describe('feature.prompts (end to end)', () => {
       const missing = await get('?version=9');
       expect(missing.status).to.equal(404);
       expect(missing.json.error.code).to.equal('prompt_not_found');
-      for (const q of ['?version=0', '?version=x', '?version=1.5']) {
+      for (const q of ['?version=0', '?version=x', '?version=1.5', '?version=1e300']) {
         const res = await get(q);
         expect(res.status, q).to.equal(400);
-        expect(res.json.error.message).to.equal('query.version: must be an integer >= 1');
+        expect(res.json.error.message).to.equal('query.version: must be an integer from 1 to 9007199254740991');
       }
     });
 

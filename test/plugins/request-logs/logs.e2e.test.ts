@@ -201,6 +201,7 @@ describe('observe.logs end to end', () => {
     for (const [query, param] of [
       ['?page_size=0', 'page_size'], ['?page_size=101', 'page_size'], ['?current_page=-1', 'current_page'],
       ['?status_code=abc', 'status_code'], ['?time_of_generation_min=yesterday', 'time_of_generation_min'],
+      ['?time_of_generation_max=99999999999999999999', 'time_of_generation_max'], ['?time_of_generation_min=%2B275760-09-13T00:00:00Z', 'time_of_generation_min'],
       ['?metadata=[1]', 'metadata'], ['?colour=red', 'colour'],
     ] as const) {
       const reply = await getJson(gw.url, `/v1/logs${query}`);

@@ -79,6 +79,16 @@ describe('policy.request-timeout end to end', () => {
     expect(mock.requests).to.have.length(0);
   });
 
+  it('rejects a request_timeout past one hour (2^31 ms would fire at once) from the config and from the header', async () => {
+    const fromConfig = await chat({ ...target(), request_timeout: 2 ** 31 });
+    expect(fromConfig.status, fromConfig.text).to.equal(400);
+    expect(fromConfig.json.error).to.include({ message: 'config.request_timeout: must be <= 3600000', param: 'request_timeout', code: 'invalid_config' });
+    const fromHeader = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, directHeaders(mock, { 'x-gw-request-timeout': String(2 ** 53) }));
+    expect(fromHeader.status, fromHeader.text).to.equal(400);
+    expect(fromHeader.json.error.message).to.contain('request_timeout: must be <= 3600000');
+    expect(mock.requests).to.have.length(0);
+  });
+
   it('surfaces as an APIError with status 408 in the openai SDK', async () => {
     mock.next({ hang: true });
     const client = new OpenAI({

@@ -193,7 +193,7 @@ describe('feature.responses (end to end)', () => {
       ['a temperature over 2', { temperature: 2.1 }, 'body.temperature: must be a number >= 0 and <= 2 or null'],
       ['a negative temperature', { temperature: -0.1 }, 'body.temperature: must be a number >= 0 and <= 2 or null'],
       ['top_p over 1', { top_p: 1.01 }, 'body.top_p: must be a number >= 0 and <= 1 or null'],
-      ['max_output_tokens of 0', { max_output_tokens: 0 }, 'body.max_output_tokens: must be an integer >= 1 or null'],
+      ['max_output_tokens of 0', { max_output_tokens: 0 }, 'body.max_output_tokens: must be an integer >= 1 and <= 9007199254740991 or null'],
       ['17 metadata pairs', { metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }, 'body.metadata: must have at most 16 key-value pairs'],
       ['a 65-character metadata key', { metadata: { ['k'.repeat(65)]: 'v' } }, 'key must be at most 64 characters'],
       ['a 513-character metadata value', { metadata: { k: 'v'.repeat(513) } }, 'body.metadata.k: must be at most 512 characters'],

@@ -70,7 +70,9 @@ describe('policy.usage-limits: routes', () => {
     ['a negative credit_limit', { ...POLICY, credit_limit: -1 }, 'body.credit_limit: must be >= 0'],
     ['an unknown type', { ...POLICY, type: 'requests' }, 'body.type: must be one of "cost", "tokens"'],
     ['next_usage_reset_at without periodic_reset_days', { ...POLICY, next_usage_reset_at: '2025-02-01' }, 'body.next_usage_reset_at: needs periodic_reset_days'],
-    ['a next_usage_reset_at that is no date', { ...POLICY, periodic_reset: null, periodic_reset_days: 3, next_usage_reset_at: 'soon' }, 'body.next_usage_reset_at: must be an ISO 8601 date or date-time'],
+    ['a next_usage_reset_at that is no date', { ...POLICY, periodic_reset: null, periodic_reset_days: 3, next_usage_reset_at: 'soon' }, 'body.next_usage_reset_at: must be an ISO 8601 date or date-time within years 0000 to 9999'],
+    ['a next_usage_reset_at past year 9999', { ...POLICY, periodic_reset: null, periodic_reset_days: 3, next_usage_reset_at: '+275760-09-13T00:00:00Z' }, 'body.next_usage_reset_at: must be an ISO 8601 date or date-time within years 0000 to 9999'],
+    ['a credit_limit past 1e15', { ...POLICY, credit_limit: 1e300 }, 'body.credit_limit: must be <= 1000000000000000'],
     ['no conditions', { ...POLICY, conditions: [] }, 'body.conditions: must have at least 1 item(s)'],
     ['an unknown group_by key', { ...POLICY, group_by: [{ key: 'model' }] }, 'body.group_by.0.key: must be api_key, workspace_id or metadata.<key>'],
   ];
