@@ -6,7 +6,7 @@
  *   - tool (and legacy function) messages become `tool_result` blocks in a user turn;
  *   - consecutive turns of the same role are merged, as the API requires alternating roles.
  */
-import { Errors } from '../../core/index.js';
+import { DEFAULT_JSON_MAX_DEPTH, Errors, jsonDepthRule, nestsDeeperThan } from '../../core/index.js';
 import { toBlocks } from './content.js';
 import type { Block, MessageParam, TextBlock, ToolResultBlock } from './wire.js';
 
@@ -108,6 +108,7 @@ function assistantBlocks(m: ChatMessageIn, index: number): Block[] {
 /** Tool arguments as the object Anthropic takes; a client's malformed JSON is its own 400. */
 function toolInput(args: string | undefined, path: string): Record<string, unknown> {
   if (args === undefined || args.trim() === '') return {};
+  if (nestsDeeperThan(args, DEFAULT_JSON_MAX_DEPTH)) throw Errors.invalidBody(path, jsonDepthRule(DEFAULT_JSON_MAX_DEPTH));
   let parsed: unknown;
   try {
     parsed = JSON.parse(args);

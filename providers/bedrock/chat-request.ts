@@ -7,7 +7,7 @@
  *   tools, tool_choice → `toolConfig`.
  * Anything Converse cannot carry is a 400 naming the field, before any call is made.
  */
-import { Errors } from '../../core/index.js';
+import { DEFAULT_JSON_MAX_DEPTH, Errors, jsonDepthRule, nestsDeeperThan } from '../../core/index.js';
 import type { ContentBlock, ConverseMessage, ConverseRequest, ImageFormat, InferenceConfig, ToolChoice, ToolSpec } from './wire.js';
 import { PROVIDER_ID } from './target.js';
 
@@ -137,6 +137,7 @@ function assistantBlocks(m: ChatMessage, path: string): ContentBlock[] {
 function toolInput(args: unknown, path: string): unknown {
   if (args === undefined || args === null || args === '') return {};
   if (typeof args !== 'string') return args;
+  if (nestsDeeperThan(args, DEFAULT_JSON_MAX_DEPTH)) throw Errors.invalidBody(path, jsonDepthRule(DEFAULT_JSON_MAX_DEPTH));
   try {
     return JSON.parse(args);
   } catch {

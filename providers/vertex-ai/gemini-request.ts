@@ -5,7 +5,7 @@
  *   tools, tool_choice and sampling fields → gemini-options.ts. Consecutive turns of one role are
  *   merged, as Gemini expects the function responses of one turn together.
  */
-import { Errors } from '../../core/index.js';
+import { DEFAULT_JSON_MAX_DEPTH, Errors, jsonDepthRule, nestsDeeperThan } from '../../core/index.js';
 import { functionCallingConfig, functionDeclarations, generationConfig } from './gemini-options.js';
 
 type Json = Record<string, unknown>;
@@ -154,6 +154,7 @@ function assistantParts(m: Json, i: number, toolNames: Map<string, string>): Gem
 function parseArguments(args: unknown, path: string): unknown {
   if (args === undefined || args === '') return {};
   if (typeof args !== 'string') return args;
+  if (nestsDeeperThan(args, DEFAULT_JSON_MAX_DEPTH)) throw Errors.invalidBody(path, jsonDepthRule(DEFAULT_JSON_MAX_DEPTH));
   try {
     return JSON.parse(args);
   } catch {

@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
+import { startAnthropicMock } from '../fixtures/mock-anthropic.js';
 import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
 import { CHAT_BODY, configHeaders, directHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
 
@@ -123,6 +124,25 @@ describe('JSON nesting limit (end to end)', () => {
     expect(plainReply.status, plainReply.text).to.equal(200);
     // JSON.parse alone spends about ten seconds on this body.
     expect(Date.now() - started, 'did not hang').to.be.below(5000);
+  });
+
+  it('tool-call arguments nested too deep are a 400 where an adapter parses them (anthropic), before any call', async () => {
+    const anthropic = await startAnthropicMock();
+    try {
+      const args = JSON.stringify('{"a":'.repeat(4999) + '{"a":1}' + '}'.repeat(4999));
+      const body = `{"model":"claude-sonnet-4-5","max_tokens":16,"messages":[{"role":"user","content":"hi"},`
+        + `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":${args}}}]},`
+        + `{"role":"tool","tool_call_id":"c1","content":"ok"}]}`;
+      const res = await postJson(gw.url, '/v1/chat/completions', body, {
+        'content-type': 'application/json', 'x-gw-api-key': TEST_API_KEY, 'x-gw-provider': 'anthropic',
+        authorization: 'Bearer sk-ant', 'x-gw-custom-host': `${anthropic.url}/v1`,
+      });
+      expect(res.status, res.text.slice(0, 300)).to.equal(400);
+      expect(res.json.error).to.deep.include({ message: `body.messages.1.tool_calls.0.function.arguments: ${RULE}`, code: 'invalid_body' });
+      expect(anthropic.requests).to.have.length(0);
+    } finally {
+      await anthropic.close();
+    }
   });
 
   it('GW_JSON_MAX_DEPTH sets the limit', async () => {
