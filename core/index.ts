@@ -39,7 +39,7 @@ export * from './bounds.js';
 export * from './limit-checks.js';
 export * from './ids.js';
 export * from './text.js';
-export { compilePattern, MAX_PATTERN_SIZE, type Pattern, type PatternFlags, type PatternMatch } from './patterns.js';
+export { compilePattern, MAX_PATTERN_SIZE, patternPerParams, type Pattern, type PatternFlags, type PatternMatch } from './patterns.js';
 export * from './net.js';
 export { CidrRange, familyOf, type AddressFamily } from './addresses.js';
 export { HostRules } from './host-rules.js';

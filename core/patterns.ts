@@ -102,3 +102,20 @@ class Re2Pattern implements Pattern {
     return this.engine.matcher(text).replaceAll(replacement);
   }
 }
+
+/**
+ * A pattern compiled once per params object, or the rule it breaks: validation and checks of the
+ * same params share one compilation.
+ */
+export function patternPerParams<P extends object>(sourceOf: (params: P) => { source: string; flags?: PatternFlags }): (params: P) => Pattern | string {
+  const compiled = new WeakMap<P, Pattern | string>();
+  return (params) => {
+    let pattern = compiled.get(params);
+    if (pattern === undefined) {
+      const { source, flags } = sourceOf(params);
+      pattern = compilePattern(source, flags);
+      compiled.set(params, pattern);
+    }
+    return pattern;
+  };
+}

@@ -3,20 +3,10 @@
  * The expression runs on core's linear-time engine and is compiled once per params object;
  * a bad or unsupported expression is a config error.
  */
-import { compilePattern, defineCheck, type Issue, type Pattern } from '../../core/index.js';
+import { defineCheck, patternPerParams, type Issue } from '../../core/index.js';
 import { RegexMatchParams } from './params.js';
 
-const compiled = new WeakMap<RegexMatchParams, Pattern | string>();
-
-/** The compiled rule or the rule it breaks, once per params object (validation and checks share it). */
-function patternOf(params: RegexMatchParams): Pattern | string {
-  let pattern = compiled.get(params);
-  if (pattern === undefined) {
-    pattern = compilePattern(params.rule, { ignoreCase: params.caseInsensitive === true });
-    compiled.set(params, pattern);
-  }
-  return pattern;
-}
+const patternOf = patternPerParams((params: RegexMatchParams) => ({ source: params.rule, flags: { ignoreCase: params.caseInsensitive === true } }));
 
 export const regexMatch = defineCheck({
   id: 'default.regexMatch',
