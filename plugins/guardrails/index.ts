@@ -4,7 +4,7 @@
  * settings), with the checks other plugins register in `registries.checks`.
  * Configs are validated when they are loaded (unknown check, bad params, unsupported phase,
  * unknown stored guardrail → 400); targets without hooks cost one property check per lifecycle point.
- * See runner.ts for the lifecycle and README "Guardrails" for the behaviour clients see.
+ * See runner.ts for the lifecycle and docs/guardrails.md for the behaviour clients see.
  */
 import {
   GUARDRAIL_STORE, Stage, Type,

@@ -3,7 +3,7 @@
  * Everything is computed in SQL that SQLite and PostgreSQL both run: plain aggregates, and for the
  * latency percentiles window functions (ROW_NUMBER / COUNT OVER a partition).
  *
- * Definitions (README "Request logs and analytics"):
+ * Definitions (docs/limits-and-observability.md, "Request logs"):
  *   requests          rows in the group
  *   cost              sum of known costs (null when none is known)
  *   total_tokens      sum of known total tokens; avg_* are means over rows whose count is known

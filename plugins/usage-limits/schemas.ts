@@ -34,7 +34,7 @@ export const UpdateBody = Type.Object({
   conditions: Type.Optional(ConditionsSchema),
   group_by: Type.Optional(GroupBysSchema),
   credit_limit: Type.Optional(Limit),
-  /** Sets one group's usage of the current period back to 0 (its value key, see README). */
+  /** Sets one group's usage of the current period back to 0 (its value key, see docs/limits-and-observability.md). */
   reset_usage_for_value: Type.Optional(Type.String({ maxLength: 2048 })),
 }, { additionalProperties: false });
 

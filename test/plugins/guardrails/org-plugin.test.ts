@@ -1,5 +1,5 @@
 /**
- * An organisation's own guardrail plugin, written as a user would (the README example): a module
+ * An organisation's own guardrail plugin, written as a user would (the docs/guardrails.md example): a module
  * outside the source tree importing the package's built entry, loaded by path from a gateway file,
  * exercised over HTTP — and unit-tested by calling its checks directly.
  */
@@ -13,7 +13,7 @@ import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js'
 import { configHeaders, postJson, TEST_API_KEY } from '../../helpers/gateway.js';
 import { chat, leaf } from './harness.js';
 
-/** The README example (kept next to this test), importing the package as `gw`. */
+/** The docs/guardrails.md example (kept next to this test), importing the package as `gw`. */
 const EXAMPLE = join(process.cwd(), 'test/plugins/guardrails/acme-guards.mjs');
 
 describe('guardrails: an organisation plugin loaded by path', () => {
