@@ -3,9 +3,16 @@
  * overall status: 200 `ok` when every probe passes, 503 `degraded` otherwise (load balancers and
  * Kubernetes take a 503 out of rotation). Only names and verdicts: never a URL, host or error text.
  * Under GW_WORKERS the answering worker's number is added, to tell the processes apart.
+ *
+ * `GET /health/live` answers 200 whenever the process serves, without probing anything: a liveness
+ * probe must not restart every replica because a store they share is away (restarting fixes nothing
+ * there, and requests are still served from memory and fail-open paths meanwhile).
  */
 import cluster from 'node:cluster';
 import { JsonPayload, type HealthCheck, type Runtime } from '../core/index.js';
+
+export const HEALTH_PATH = '/health';
+export const LIVENESS_PATH = '/health/live';
 
 /** A probe that has not answered by then counts as down, so /health answers even when a store hangs. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2000;
@@ -18,11 +25,20 @@ export interface HealthReport {
   worker?: number;
 }
 
+const NO_STORE = Object.freeze({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+
 export function registerHealth(runtime: Runtime): void {
   const health = runtime.registries.health;
   runtime.registries.routes.add({
     method: 'GET',
-    path: '/health',
+    path: LIVENESS_PATH,
+    protected: false,
+    body: 'none',
+    handler: async () => ({ status: 200, headers: { ...NO_STORE }, json: JsonPayload.of({ status: 'ok' }) }),
+  });
+  runtime.registries.routes.add({
+    method: 'GET',
+    path: HEALTH_PATH,
     protected: false,
     body: 'none',
     handler: async () => {
@@ -35,7 +51,7 @@ export function registerHealth(runtime: Runtime): void {
       if (cluster.isWorker) report.worker = cluster.worker!.id;
       return {
         status: report.status === 'ok' ? 200 : 503,
-        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        headers: { ...NO_STORE },
         json: JsonPayload.of(report),
       };
     },

@@ -1,7 +1,7 @@
 /**
  * `GET /health`: every backing store's verdict by name; 200 `ok`, or 503 `degraded` while one is
  * down (a Redis that is not there, a probe that throws or hangs); back to 200 when it returns;
- * never a URL, host, port or credential in the answer.
+ * never a URL, host, port or credential in the answer. `/health/live` only says the process serves.
  */
 import { expect } from 'chai';
 import type { Plugin, PluginApi } from '../../host/index.js';
@@ -70,6 +70,18 @@ describe('GET /health', function () {
     await redis.kill();
     redis = undefined;
     await until(async () => (await health(gw!)).status === 503, 'Redis to be seen gone');
+  });
+
+  it('answers /health/live 200 while a store is down (liveness must not restart replicas over a shared store)', async () => {
+    gw = await startGateway({
+      plugins: [{ use: 'store.redis', options: { readyWaitMs: 0 } }],
+      settings: { redisUrl: `redis://127.0.0.1:${await freePort()}` },
+    });
+    expect((await health(gw)).status).to.equal(503);
+    const res = await fetch(`${gw.url}/health/live`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('cache-control')).to.equal('no-store');
+    expect(await res.json()).to.deep.equal({ status: 'ok' });
   });
 
   it('counts a probe that fails, throws or never answers as down, answers anyway, and keeps the error text to itself', async () => {
