@@ -123,8 +123,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   let url: string;
   try {
     url = await fork();
-    const rest = await Promise.all(Array.from({ length: options.workers - 1 }, fork));
-    url = rest[0] ?? url;
+    await Promise.all(Array.from({ length: options.workers - 1 }, fork));
   } catch (e) {
     if (stopping) return;
     stopping = true;
