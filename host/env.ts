@@ -1,4 +1,5 @@
 /** Gateway settings from the environment (INTERFACE.md). The only place that reads process.env. */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_BODY_LIMIT, DEFAULT_JSON_MAX_DEPTH, HostRules, type GatewaySettings, type OutboundRules } from '../core/index.js';
 import { checkConnectionLimits, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
@@ -49,6 +50,24 @@ export function listenFromEnv(env: NodeJS.ProcessEnv = process.env): ListenSetti
   };
   checkConnectionLimits(settings);
   return settings;
+}
+
+/** More processes than this is a typo, not a plan: each worker holds a whole gateway in memory. */
+export const MAX_WORKERS = 256;
+
+/**
+ * `GW_WORKERS`: how many processes serve the port (node:cluster); `auto` is the number of CPUs this
+ * process may use. 1 (the default) is a single process without a cluster.
+ */
+export function workersFromEnv(env: NodeJS.ProcessEnv = process.env, cpus: number = availableParallelism()): number {
+  const value = env['GW_WORKERS'];
+  if (value === undefined || value === '') return 1;
+  if (value === 'auto') return Math.min(cpus, MAX_WORKERS);
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_WORKERS) {
+    throw new Error(`GW_WORKERS must be "auto" or an integer 1..${MAX_WORKERS}, got "${value}"`);
+  }
+  return n;
 }
 
 function positiveInt(value: string | undefined, fallback: number, name: string): number {

@@ -4,11 +4,12 @@
  * gateway configured from the environment, exactly as `npm start` runs it.
  */
 import {
-  boot, createLogger, JsonPayload,
+  boot, createLogger,
   type GatewaySettings, type Logger, type PluginEntry, type Runtime,
 } from '../core/index.js';
 import { readGatewayFile, resolveComposition, type Composition } from './compose.js';
 import { settingsFromEnv } from './env.js';
+import { registerHealth } from './health.js';
 import { createFetchHandler, type FetchHandler } from './fetch-adapter.js';
 import { createNodeHandler, type NodeHandler, type NodeHandlerState } from './node-adapter.js';
 
@@ -63,25 +64,4 @@ async function resolvePlugins(options: GatewayOptions, env: NodeJS.ProcessEnv) {
   if (!file) return resolveComposition({});
   const { composition, baseDir } = await readGatewayFile(file);
   return resolveComposition(composition, baseDir);
-}
-
-/** `GET /health` (no key): ok, or degraded when a backing store is not writable or unreachable. */
-function registerHealth(runtime: Runtime): void {
-  runtime.registries.routes.add({
-    method: 'GET',
-    path: '/health',
-    protected: false,
-    body: 'none',
-    handler: async () => {
-      const results = await Promise.all(runtime.registries.health.values().map(async (check) => {
-        try {
-          return await check();
-        } catch {
-          return false;
-        }
-      }));
-      const status = results.every(Boolean) ? 'ok' : 'degraded';
-      return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, json: JsonPayload.of({ status }) };
-    },
-  });
 }

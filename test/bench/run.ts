@@ -1,6 +1,7 @@
 /**
  * Bench entry point: `npm run bench -- [--scenario chat,stream] [--rounds 3] [--duration 5]
- * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--gc] [--list]`.
+ * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--gc] [--list]
+ * [--gateway-env KEY=VALUE ...] [--proxy-processes N]`.
  * Servers run as child processes; the load generator runs here (the machine has 2 cores).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,8 +31,24 @@ const { values } = parseArgs({
     list: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     gc: { type: 'boolean', default: false },
+    'gateway-env': { type: 'string', multiple: true, default: [] },
+    'proxy-processes': { type: 'string', default: '1' },
   },
 });
+
+/** `--gateway-env KEY=VALUE` (repeatable): the environment added to every gateway the bench starts. */
+function gatewayEnvOf(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`--gateway-env needs KEY=VALUE, got "${pair}"`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return env;
+}
+
+const proxyProcesses = Number(values['proxy-processes']);
+if (!Number.isInteger(proxyProcesses) || proxyProcesses < 1) throw new Error(`--proxy-processes must be a positive integer, got "${values['proxy-processes']}"`);
 
 const options = {
   scenarios: values.scenario.split(',').map((s) => s.trim()).filter(Boolean),
@@ -42,6 +59,8 @@ const options = {
   gateway: resolve(values.gateway),
   pin: values.pin,
   gc: values.gc,
+  gatewayEnv: gatewayEnvOf(values['gateway-env']),
+  proxyProcesses,
 };
 
 async function loadScenario(s: Scenario, stack: Stack): Promise<LoadSummary> {
@@ -113,7 +132,8 @@ async function main(): Promise<void> {
   const summaries: Summary[] = [];
   for (const s of selected) {
     console.log(`\n${s.name}: ${s.description} (baseline: ${s.baseline})`);
-    const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined, gc: options.gc });
+    const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined, gc: options.gc,
+      gatewayEnv: options.gatewayEnv, proxyProcesses: options.proxyProcesses });
     try {
       await probe(stack.baseline);
       await probe(stack.subject);

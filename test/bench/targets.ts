@@ -37,6 +37,10 @@ export interface StackOptions {
   pin?: { upstream: number; server: number };
   /** Servers under test run with `--trace-gc-nvp`, so that runs can report their GC work (`--gc`). */
   gc?: boolean;
+  /** Added to every gateway's environment, over the scenario's (`--gateway-env KEY=VALUE`). */
+  gatewayEnv?: Record<string, string>;
+  /** Processes of the bare proxy (`--proxy-processes N`): 2 to compare with GW_WORKERS=2. */
+  proxyProcesses?: number;
 }
 
 /** `{{upstream}}` in header values and the body stands for the upstream URL (only known at run time). */
@@ -72,7 +76,7 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     // One gateway per distinct environment and composition: a baseline scenario with the same ones shares it.
     const gateways = new Map<string, ServerProcess>();
     const gatewayFor = async (scenario: Scenario) => {
-      let env = scenario.gatewayEnv ?? {};
+      let env = { ...scenario.gatewayEnv, ...o.gatewayEnv };
       const key = JSON.stringify([env, scenario.gatewayComposition ?? null]);
       const known = gateways.get(key);
       if (known) return known;
@@ -112,7 +116,7 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, ...requestOf(s, upstream.url), ...gcLog(gw) });
     let baseline: Target;
     if (s.baseline === 'proxy') {
-      const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url], {}, join(dir, 'proxy.log'), undefined, o.pin?.server, gcArgs);
+      const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url, '--processes', String(o.proxyProcesses ?? 1)], {}, join(dir, 'proxy.log'), undefined, o.pin?.server, gcArgs);
       processes.push(proxy);
       baseline = { label: 'proxy', origin: proxy.url, ...requestOf(s, upstream.url), ...gcLog(proxy) };
     } else {

@@ -1,6 +1,6 @@
 /** The server's settings from the environment: connection limits, their defaults and their rules. */
 import { expect } from 'chai';
-import { listenFromEnv } from '../../host/env.js';
+import { listenFromEnv, MAX_WORKERS, workersFromEnv } from '../../host/env.js';
 
 describe('listenFromEnv', () => {
   it('has the documented defaults', () => {
@@ -28,5 +28,22 @@ describe('listenFromEnv', () => {
   it('refuses a headers timeout longer than the body timeout (the body time counts from the first byte)', () => {
     expect(() => listenFromEnv({ GW_HEADERS_TIMEOUT_MS: '30000', GW_REQUEST_BODY_TIMEOUT_MS: '10000' }))
       .to.throw('GW_HEADERS_TIMEOUT_MS (30000) must not exceed GW_REQUEST_BODY_TIMEOUT_MS (10000)');
+  });
+});
+
+describe('workersFromEnv', () => {
+  it('is 1 (no cluster) by default, a given count, or the CPUs for "auto"', () => {
+    expect(workersFromEnv({}, 8)).to.equal(1);
+    expect(workersFromEnv({ GW_WORKERS: '' }, 8)).to.equal(1);
+    expect(workersFromEnv({ GW_WORKERS: '3' }, 8)).to.equal(3);
+    expect(workersFromEnv({ GW_WORKERS: 'auto' }, 8)).to.equal(8);
+    expect(workersFromEnv({ GW_WORKERS: 'auto' }, 1)).to.equal(1);
+    expect(workersFromEnv({ GW_WORKERS: 'auto' }, 1000)).to.equal(MAX_WORKERS);
+  });
+
+  it('refuses anything else, naming the variable and the rule', () => {
+    for (const bad of ['0', '-1', 'abc', '1.5', '1e2', ' 2', '0x2', 'AUTO', String(MAX_WORKERS + 1), '99999999999999999999']) {
+      expect(() => workersFromEnv({ GW_WORKERS: bad }, 8)).to.throw(`GW_WORKERS must be "auto" or an integer 1..${MAX_WORKERS}, got "${bad}"`);
+    }
   });
 });

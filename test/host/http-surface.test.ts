@@ -21,7 +21,7 @@ describe('HTTP surface', () => {
   it('GET /health answers ok without a key', async () => {
     const res = await fetch(`${gw.url}/health`);
     expect(res.status).to.equal(200);
-    expect(await res.json()).to.deep.equal({ status: 'ok' });
+    expect(await res.json()).to.deep.equal({ status: 'ok', checks: { 'store.sqlite': 'ok' } });
   });
 
   it('answers 404 in the envelope for an unknown route and 405 with Allow for a wrong method', async () => {

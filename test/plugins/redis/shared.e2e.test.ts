@@ -60,6 +60,9 @@ describe('store.redis: two gateways share cache entries (end to end)', function 
 
   it('reports healthy while Redis is reachable', async () => {
     const res = await fetch(gwA.url + '/health');
-    expect(await res.json()).to.deep.equal({ status: 'ok' });
+    expect(res.status).to.equal(200);
+    const body = (await res.json()) as { status: string; checks: Record<string, string> };
+    expect(body.status).to.equal('ok');
+    expect(body.checks.redis).to.equal('ok');
   });
 });
