@@ -4,13 +4,15 @@
  * ioredis client and registers, over the memory ones (so it must be loaded after them):
  *   - Tokens.CacheStore: response-cache entries (failures are misses, with a rate-limited warning);
  *   - Tokens.StateStore: counters and breaker state (atomic increments);
+ *   - the relay of the invalidation bus (Tokens.Changes) over pub/sub, on a second connection;
  *   - a health check (`/health` says "degraded" while Redis is unreachable).
  * Boot waits for the first connection at most `readyWaitMs`, then goes on degraded and keeps
  * reconnecting in the background. The client is closed at shutdown.
  */
 import type { Redis } from 'ioredis';
-import { MAX_TIMER_MS, rateLimitedWarning, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, rateLimitedWarning, Tokens, type Changes, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { RedisCacheStore } from './cache-store.js';
+import { RedisChangeRelay } from './change-relay.js';
 import { closeClient, createRedisClient, waitReady } from './client.js';
 import { RedisStateStore } from './state-store.js';
 
@@ -29,6 +31,8 @@ export type RedisPluginOptions = Static<typeof Options>;
 export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
   static readonly manifest = { id: 'store.redis', description: 'Cache and state stores in Redis (GW_REDIS_URL)', options: Options };
   #client?: Redis;
+  #subscriber?: Redis;
+  #changes?: Changes;
 
   async apply(api: PluginApi<RedisPluginOptions>): Promise<void> {
     const url = api.settings.redisUrl;
@@ -40,6 +44,17 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
       (error) => warn(error, 'redis connection error'),
     );
     this.#client = client;
+    if (api.container.isRegistered(Tokens.Changes, true)) {
+      const changes = api.container.resolve<Changes>(Tokens.Changes);
+      const subscriber = createRedisClient(
+        { url, keyPrefix: o.keyPrefix, commandTimeoutMs: o.commandTimeoutMs, connectTimeoutMs: o.connectTimeoutMs },
+        (error) => warn(error, 'redis subscriber connection error'),
+        { subscriber: true },
+      );
+      this.#subscriber = subscriber;
+      this.#changes = changes;
+      changes.attach(new RedisChangeRelay(client, subscriber, `${o.keyPrefix}changes`, changes, warn));
+    }
     api.container.register(Tokens.CacheStore, { useValue: new RedisCacheStore(client, warn) });
     api.container.register(Tokens.StateStore, { useValue: new RedisStateStore(client) });
     api.registries.health.register('redis', () => client.status === 'ready', api.id);
@@ -49,6 +64,7 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
   }
 
   async close(): Promise<void> {
-    if (this.#client) await closeClient(this.#client);
+    this.#changes?.attach(undefined);
+    await Promise.all([this.#client && closeClient(this.#client), this.#subscriber && closeClient(this.#subscriber)]);
   }
 }
