@@ -9,6 +9,8 @@
  * Topics are the plugins' own (e.g. `api-keys`, `configs`); the kernel names none.
  * Nothing here runs per request: subscribers are called on writes and messages only.
  */
+import { Tokens, type DependencyContainer } from './di.js';
+
 export type ChangeListener = (id: string | undefined) => void;
 
 /** Carries changes to the other instances. */
@@ -58,4 +60,9 @@ export class Changes {
   attach(relay: ChangeRelay | undefined): void {
     this.#relay = relay;
   }
+}
+
+/** The gateway's bus; a private in-process one where none is registered (a plugin applied outside boot). */
+export function changesIn(container: DependencyContainer): Changes {
+  return container.isRegistered(Tokens.Changes, true) ? container.resolve<Changes>(Tokens.Changes) : new Changes();
 }

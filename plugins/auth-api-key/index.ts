@@ -9,7 +9,7 @@
  */
 import {
   MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Tokens, Type,
-  type Changes, type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
+  changesIn, type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { ApiKeyStore } from './key-store.js';
 import { RotationScheduler } from './rotation-scheduler.js';
@@ -58,7 +58,7 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
       sealer: () => (api.container.isRegistered(Tokens.SecretBox, true) ? api.container.resolve<SecretBox>(Tokens.SecretBox) : undefined),
     }, this.clock);
     await keys.init();
-    keys.followChanges(api.container.resolve<Changes>(Tokens.Changes));
+    keys.followChanges(changesIn(api.container));
     await seedFirstKey(keys, api);
     api.container.register(Tokens.KeyStore, { useValue: keys });
 

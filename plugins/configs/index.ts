@@ -8,7 +8,7 @@
  * Stored configs are cached in memory (cache.ts); a write on any instance clears every instance's cache.
  */
 import {
-  DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Tokens, Type, type Changes, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
+  DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
 import { ConfigRepo } from './repo.js';
@@ -45,7 +45,7 @@ export default class ConfigsPlugin implements Plugin<Options> {
       negativeTtlMs: api.options.negativeCacheTtlMs,
       maxEntries: api.options.cacheMaxEntries,
     });
-    cache.follow(api.container.resolve<Changes>(Tokens.Changes));
+    cache.follow(changesIn(api.container));
     registerRoutes(api.registries.routes, { repo, cache, container: api.container, maxConfigBytes: api.options.maxConfigBytes });
 
     // After config.headers (CONFIG), before integrations are resolved (CONFIG + 10).

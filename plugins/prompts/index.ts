@@ -12,7 +12,7 @@
  * client body's `variables` (then removed), and the client's own fields win over the template's.
  * Prompts belong to the caller's organisation.
  */
-import { MAX_TIMER_MS, dispatchInference, type Changes,
+import { MAX_TIMER_MS, dispatchInference, changesIn,
   Errors, JsonPayload, objectBody, queryVersion, Stage, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
@@ -52,7 +52,7 @@ export default class PromptsPlugin implements Plugin<Options> {
   async apply(api: PluginApi<Options>): Promise<void> {
     const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
     const prompts = new PromptStore(api.container.resolve<RecordStore>(Tokens.RecordStore), api.options);
-    prompts.follow(api.container.resolve<Changes>(Tokens.Changes));
+    prompts.follow(changesIn(api.container));
     await prompts.init();
     const routes = api.registries.routes;
 

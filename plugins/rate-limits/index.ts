@@ -13,7 +13,7 @@
  */
 import {
   MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
-  type Changes, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
+  changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
 import { PolicyIndex } from '../../core/index.js';
@@ -56,7 +56,7 @@ export default class RateLimitsPlugin implements Plugin<Options> {
     this.#index = index;
     await index.reload();
     const onReloadError = (e: unknown) => api.logger.warn({ err: e }, 'rate-limit policies could not be reloaded');
-    index.follow(api.container.resolve<Changes>(Tokens.Changes), 'policies.rate-limits', onReloadError);
+    index.follow(changesIn(api.container), 'policies.rate-limits', onReloadError);
     index.startRefresh(api.options.refreshIntervalMs, onReloadError);
 
     const workspaces = new Workspaces(api.container);

@@ -10,7 +10,7 @@
  * reconnecting in the background. The client is closed at shutdown.
  */
 import type { Redis } from 'ioredis';
-import { MAX_TIMER_MS, rateLimitedWarning, Tokens, type Changes, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, rateLimitedWarning, Tokens, changesIn, type Changes, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { RedisCacheStore } from './cache-store.js';
 import { RedisChangeRelay } from './change-relay.js';
 import { closeClient, createRedisClient, waitReady } from './client.js';
@@ -44,17 +44,15 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
       (error) => warn(error, 'redis connection error'),
     );
     this.#client = client;
-    if (api.container.isRegistered(Tokens.Changes, true)) {
-      const changes = api.container.resolve<Changes>(Tokens.Changes);
-      const subscriber = createRedisClient(
-        { url, keyPrefix: o.keyPrefix, commandTimeoutMs: o.commandTimeoutMs, connectTimeoutMs: o.connectTimeoutMs },
-        (error) => warn(error, 'redis subscriber connection error'),
-        { subscriber: true },
-      );
-      this.#subscriber = subscriber;
-      this.#changes = changes;
-      changes.attach(new RedisChangeRelay(client, subscriber, `${o.keyPrefix}changes`, changes, warn));
-    }
+    const changes = changesIn(api.container);
+    const subscriber = createRedisClient(
+      { url, keyPrefix: o.keyPrefix, commandTimeoutMs: o.commandTimeoutMs, connectTimeoutMs: o.connectTimeoutMs },
+      (error) => warn(error, 'redis subscriber connection error'),
+      { subscriber: true },
+    );
+    this.#subscriber = subscriber;
+    this.#changes = changes;
+    changes.attach(new RedisChangeRelay(client, subscriber, `${o.keyPrefix}changes`, changes, warn));
     api.container.register(Tokens.CacheStore, { useValue: new RedisCacheStore(client, warn) });
     api.container.register(Tokens.StateStore, { useValue: new RedisStateStore(client) });
     api.registries.health.register('redis', () => client.status === 'ready', api.id);

@@ -13,7 +13,7 @@
  */
 import {
   MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
-  type Changes, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
+  changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { Budgets, type IntegrationPricing } from './budget.js';
 import { PolicyIndex } from '../../core/index.js';
@@ -66,7 +66,7 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
     this.#index = index;
     await index.reload();
     const onReloadError = (e: unknown) => api.logger.warn({ err: e }, 'usage-limit policies could not be reloaded');
-    index.follow(api.container.resolve<Changes>(Tokens.Changes), 'policies.usage-limits', onReloadError);
+    index.follow(changesIn(api.container), 'policies.usage-limits', onReloadError);
     index.startRefresh(api.options.refreshIntervalMs, onReloadError);
 
     const prices = new PriceTable(api.options.prices);
