@@ -100,13 +100,14 @@ describe('store.redis: state shared by a fleet (end to end)', function () {
     const b = await fleet.add(); // loads the policy at boot
     expect((await chat(a, leaf(mock), metadata)).status).to.equal(200);
     expect((await chat(b, leaf(mock), metadata)).status).to.equal(200);
-    // Usage is added once the answer is written: each instance sees the other's soon after.
-    await eventually(async () => (await chat(a, leaf(mock), metadata)).status === 429, 1000);
+    // Usage is added once the answer is written: both instances read the one total of both answers.
+    const usageOn = async (gw: TestGateway) => (await call(gw, 'GET', `/v1/policies/usage-limits/${created.json.id}/usage?value=fleet-budget`)).json.usage;
+    await eventually(async () => (await usageOn(a)) === 2 * T, 1000);
+    expect(await usageOn(b)).to.equal(2 * T);
     const refused = await chat(b, leaf(mock), metadata);
     expect(refused.status).to.equal(429);
-    const used = Number(/has used (\d+) of (\d+) tokens/.exec(refused.json.error.message)?.[1]);
-    expect(used).to.be.at.least(2 * T); // A's and B's answers, counted once each (a poll that passed adds its own)
-    expect(refused.json.error.message).to.include(`of ${2 * T - 1} tokens`);
+    expect(refused.json.error.message).to.include(`has used ${2 * T} of ${2 * T - 1} tokens`);
+    expect((await chat(a, leaf(mock), metadata)).status).to.equal(429);
   });
 
   it('a 100-per-minute rate limit lets exactly 100 of 300 requests through, spread over 3 instances', async function () {
