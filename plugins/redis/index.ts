@@ -5,12 +5,12 @@
  *   - Tokens.CacheStore: response-cache entries (failures are misses, with a rate-limited warning);
  *   - Tokens.StateStore: counters and breaker state (atomic increments);
  *   - the relay of the invalidation bus (Tokens.Changes) over pub/sub, on a second connection;
- *   - a health check (`/health` says "degraded" while Redis is unreachable).
+ *   - a health check (`/health` says "degraded" while either connection is down).
  * Boot waits for the first connection at most `readyWaitMs`, then goes on degraded and keeps
  * reconnecting in the background. The client is closed at shutdown.
  */
 import type { Redis } from 'ioredis';
-import { MAX_TIMER_MS, rateLimitedWarning, Tokens, changesIn, type Changes, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { changesIn, MAX_TIMER_MS, rateLimitedWarning, Tokens, Type, type Changes, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { RedisCacheStore } from './cache-store.js';
 import { RedisChangeRelay } from './change-relay.js';
 import { closeClient, createRedisClient, waitReady } from './client.js';
@@ -55,7 +55,8 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
     changes.attach(new RedisChangeRelay(client, subscriber, `${o.keyPrefix}changes`, changes, warn));
     api.container.register(Tokens.CacheStore, { useValue: new RedisCacheStore(client, warn) });
     api.container.register(Tokens.StateStore, { useValue: new RedisStateStore(client) });
-    api.registries.health.register('redis', () => client.status === 'ready', api.id);
+    // Degraded too while changes cannot arrive: caches then fall back to their lifetimes.
+    api.registries.health.register('redis', () => client.status === 'ready' && subscriber.status === 'ready', api.id);
     if (!(await waitReady(client, o.readyWaitMs))) {
       api.logger.warn({ status: client.status }, 'redis not reachable at boot: running degraded, reconnecting in the background');
     }
