@@ -6,7 +6,7 @@
  *   - Tokens.StateStore: counters and breaker state (atomic increments);
  *   - the relay of the invalidation bus (Tokens.Changes) over pub/sub, on a second connection;
  *   - a health check (`/health` says "degraded" while either connection is down).
- * Boot waits for the first connection at most `readyWaitMs`, then goes on degraded and keeps
+ * Boot waits for both connections at most `readyWaitMs`, then goes on degraded and keeps
  * reconnecting in the background. The client is closed at shutdown.
  */
 import type { Redis } from 'ioredis';
@@ -57,7 +57,8 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
     api.container.register(Tokens.StateStore, { useValue: new RedisStateStore(client) });
     // Degraded too while changes cannot arrive: caches then fall back to their lifetimes.
     api.registries.health.register('redis', () => client.status === 'ready' && subscriber.status === 'ready', api.id);
-    if (!(await waitReady(client, o.readyWaitMs))) {
+    const ready = await Promise.all([waitReady(client, o.readyWaitMs), waitReady(subscriber, o.readyWaitMs)]);
+    if (!ready.every(Boolean)) {
       api.logger.warn({ status: client.status }, 'redis not reachable at boot: running degraded, reconnecting in the background');
     }
   }
