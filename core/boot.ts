@@ -2,6 +2,7 @@
  * Boot: one container, one set of hooks and registries, the plugins applied in dependency order,
  * then everything frozen for the run phase.
  */
+import { Changes } from './changes.js';
 import { createRootContainer, Tokens, type DependencyContainer } from './di.js';
 import { createHooks, tapOnly, type Hooks } from './hooks.js';
 import { createRegistries, type Registries } from './registries.js';
@@ -41,6 +42,9 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   container.register(Tokens.Transport, { useValue: transport });
   container.register(Tokens.Registries, { useValue: registries });
   container.register(Tokens.Kernel, { useValue: kernel });
+  container.register(Tokens.Changes, {
+    useValue: new Changes((error, topic) => options.logger.error({ err: error, topic }, 'a change listener failed')),
+  });
 
   const plugins = await loadPlugins(options.plugins, {
     container,

@@ -29,6 +29,8 @@ export const Tokens = {
   SecretBox: Symbol.for('gw.SecretBox'),
   /** Gateway API keys: lookup by secret. */
   KeyStore: Symbol.for('gw.KeyStore'),
+  /** The invalidation bus (core/changes.ts): registered at boot, relayed by Redis when GW_REDIS_URL is set. */
+  Changes: Symbol.for('gw.Changes'),
 } as const;
 
 export function createRootContainer(): DependencyContainer {

@@ -21,6 +21,7 @@ export * from './stores.js';
 export * from './keys.js';
 export * from './files.js';
 export * from './state.js';
+export * from './changes.js';
 export * from './outcome.js';
 export * from './authz.js';
 export * from './dispatch.js';

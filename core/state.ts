@@ -10,4 +10,6 @@ export interface StateStore {
   delete(key: string): Promise<void>;
   /** Atomically adds `by` (default 1) and returns the new value; the TTL is set when the key is created. */
   increment(key: string, by?: number, ttlMs?: number): Promise<number>;
+  /** Sets the key only when absent (a short lock: Redis SET NX PX); true when this call set it. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
 }

@@ -2,9 +2,11 @@
  * Active policies in memory, compiled and indexed, so the hot path never reads the record store:
  * two map lookups per request (the policies of the request's workspace, and the organisation's
  * policies that name workspaces in a `workspace_id` condition), none while there is no policy.
- * Reloaded whole after every change made through this instance, and every `refreshMs` in the
- * background (so changes made through another instance apply within that time).
+ * Reloaded whole after every change made through this instance; on the others when the change
+ * reaches them on the invalidation bus (`follow`), and every `refreshMs` in the background (the
+ * bound when no relay carries changes).
  */
+import type { Changes } from '../changes.js';
 import type { RequestContext } from '../types.js';
 
 export interface Scoped {
@@ -30,6 +32,7 @@ export class PolicyIndex<P extends Scoped, C> {
   #size = 0;
   #generation = 0;
   #timer: NodeJS.Timeout | undefined;
+  #publish: (() => void) | undefined;
 
   constructor(
     private readonly load: () => Promise<P[]>,
@@ -87,6 +90,18 @@ export class PolicyIndex<P extends Scoped, C> {
     }
     this.#byOrganisation = next;
     this.#size = policies.length;
+  }
+
+  /** Reloads when `topic` is published, on any instance; `changed()` publishes it. */
+  follow(changes: Changes, topic: string, onError: (error: unknown) => void): void {
+    changes.subscribe(topic, () => void this.reload().catch(onError));
+    this.#publish = () => changes.publish(topic);
+  }
+
+  /** A policy was written through this instance: reload here (awaited), then tell every other. */
+  async changed(): Promise<void> {
+    await this.reload();
+    this.#publish?.();
   }
 
   startRefresh(everyMs: number, onError: (error: unknown) => void): void {

@@ -75,14 +75,15 @@ export interface PolicyKind<P extends PolicyRecord, CB extends PolicyCreateField
   /** Values of the `?type` list filter; an unknown one is a 400. */
   types: readonly [string, ...string[]];
   records: PolicyRecords<P, N, C>;
-  index: { reload(): Promise<void> };
+  /** Reloads this instance's index and tells the others (PolicyIndex.changed). */
+  index: { changed(): Promise<void> };
   workspaces: Workspaces;
   create: BodyRules<CB>;
   update: BodyRules<UB>;
   newPolicy(body: CB, owner: PolicyOwner): N;
   /** The stored changes of a PUT (may throw a 400 for rules that need the stored policy). */
   changes(body: UB, policy: P, conditions: ResolveConditions): Promise<C> | C;
-  /** Side effects of a PUT once stored, before the index reloads. */
+  /** Side effects of a PUT once stored, before the indexes reload. */
   afterUpdate?(updated: P, body: UB, changes: C): Promise<void>;
   /** The record as GET, LIST and PUT answer it, as of `at` (Date.now()); default: as stored. */
   view?(policy: P, at: number): unknown;
@@ -127,7 +128,7 @@ export function registerPolicyRoutes<P extends PolicyRecord, CB extends PolicyCr
         organisation_id: owner.organisationId,
         conditions: await resolver(principal)(body.conditions),
       }));
-      await index.reload();
+      await index.changed();
       return json(200, { id: policy.id, object: kind.object });
     },
   });
@@ -171,7 +172,7 @@ export function registerPolicyRoutes<P extends PolicyRecord, CB extends PolicyCr
       // Rows are archived, never deleted: the record is there.
       const updated = (await records.update(policy.id, changes))!;
       await kind.afterUpdate?.(updated, body, changes);
-      await index.reload();
+      await index.changed();
       return json(200, view(updated, Date.now()));
     },
   });
@@ -182,7 +183,7 @@ export function registerPolicyRoutes<P extends PolicyRecord, CB extends PolicyCr
       const principal = authorise(ctx, family, 'delete');
       const policy = await find(ctx, principal, 'active');
       await records.update(policy.id, { status: 'archived' });
-      await index.reload();
+      await index.changed();
       return json(200, { id: policy.id, object: kind.object, status: 'archived' });
     },
   });

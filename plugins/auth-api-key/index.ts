@@ -3,11 +3,13 @@
  * an organisation-owner key from GW_BOOTSTRAP_API_KEY, or generates one and prints it once.
  * Registers the key store (Tokens.KeyStore: verification and the key life cycle, see key-store.ts)
  * and runs scheduled rotation. Expired, deleted and rotated-out keys (after their transition
- * window) get 401; verdicts are cached in memory and never outlive a key's validity.
+ * window) get 401; verdicts are cached in memory and never outlive a key's validity. A key written
+ * on any instance clears every instance's verdicts through the invalidation bus (Tokens.Changes);
+ * without a relay (no Redis) other instances see it within `cacheTtlMs`.
  */
 import {
   MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Tokens, Type,
-  type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
+  changesIn, type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { ApiKeyStore } from './key-store.js';
 import { RotationScheduler } from './rotation-scheduler.js';
@@ -56,6 +58,7 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
       sealer: () => (api.container.isRegistered(Tokens.SecretBox, true) ? api.container.resolve<SecretBox>(Tokens.SecretBox) : undefined),
     }, this.clock);
     await keys.init();
+    keys.followChanges(changesIn(api.container));
     await seedFirstKey(keys, api);
     api.container.register(Tokens.KeyStore, { useValue: keys });
 

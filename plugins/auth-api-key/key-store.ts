@@ -6,7 +6,7 @@
  */
 import {
   isDateInRange, timeOrderedId,
-  type ApiKeyView, type Clock, type Issued, type IssueOptions, type KeyFilter, type KeyPatch, type KeyStore, type NewKey, type Principal, type RecordStore, type RotationInput, type SecretBox,
+  type ApiKeyView, type Changes, type Clock, type Issued, type IssueOptions, type KeyFilter, type KeyPatch, type KeyStore, type NewKey, type Principal, type RecordStore, type RotationInput, type SecretBox,
 } from '../../core/index.js';
 import {
   DAY_MS, KEY_COLUMNS, ROTATION_PERIOD_DAYS, seconds, toPrincipal, toView,
@@ -22,12 +22,16 @@ export { MIGRATIONS } from './migrations.js';
 export type * from './key-types.js';
 
 const MAX_DUE_PER_CHECK = 100;
+/** The invalidation-bus topic of key writes (create, update, delete, rotate). */
+export const KEYS_TOPIC = 'api-keys';
 export const DEFAULT_ORGANISATION_ID = 'default';
 
 export class ApiKeyStore implements KeyStore {
   readonly #cache: VerdictCache;
   /** Workspaces whose keys are refused (archived), told by admin.workspaces. */
   readonly #suspended = new Set<string>();
+  /** Clears this instance's verdicts, and every other's once followChanges() gave it the bus. */
+  #publish: () => void = () => this.invalidate();
 
   constructor(
     private readonly store: RecordStore,
@@ -98,6 +102,17 @@ export class ApiKeyStore implements KeyStore {
     this.#cache.clear();
   }
 
+  /** Follows key changes made on any instance, and tells them ours (the bus clears our cache too). */
+  followChanges(changes: Changes): void {
+    changes.subscribe(KEYS_TOPIC, () => this.invalidate());
+    this.#publish = () => changes.publish(KEYS_TOPIC);
+  }
+
+  /** A key was written here: every instance drops its cached verdicts. */
+  #changed(): void {
+    this.#publish();
+  }
+
   /** Refuses (or accepts again) every key of a workspace, e.g. while it is archived. */
   suspendWorkspace(workspaceId: string, suspended: boolean): void {
     if (suspended === this.#suspended.has(workspaceId)) return;
@@ -133,7 +148,7 @@ export class ApiKeyStore implements KeyStore {
         row.key_transition_period_ms, row.pending_secret,
       ],
     );
-    this.invalidate();
+    this.#changed();
     return { record, key: secret };
   }
 
@@ -195,7 +210,7 @@ export class ApiKeyStore implements KeyStore {
     }
     const { changes } = await this.store.run(`UPDATE api_keys SET ${sets.join(', ')} WHERE id = ? AND status = 'active'`, [...params, id]);
     if (changes === 0) return undefined;
-    this.invalidate();
+    this.#changed();
     return this.get(id);
   }
 
@@ -206,7 +221,7 @@ export class ApiKeyStore implements KeyStore {
       + "WHERE id = ? AND status = 'active'",
       [seconds(this.clock.now()), id],
     );
-    if (changes > 0) this.invalidate();
+    if (changes > 0) this.#changed();
     return changes > 0;
   }
 
@@ -232,7 +247,7 @@ export class ApiKeyStore implements KeyStore {
       ],
     );
     if (changes === 0) return undefined;
-    this.invalidate();
+    this.#changed();
     return { record: (await this.get(id))!, key: secret };
   }
 
@@ -275,7 +290,7 @@ export class ApiKeyStore implements KeyStore {
       + `WHERE user_id = ? ${workspaceId !== undefined ? 'AND workspace_id = ? ' : ''}AND status = 'active'`,
       params,
     );
-    if (changes > 0) this.invalidate();
+    if (changes > 0) this.#changed();
     return changes;
   }
 
@@ -291,7 +306,7 @@ export class ApiKeyStore implements KeyStore {
       "UPDATE api_keys SET role = ?, updated_at = ? WHERE user_id = ? AND workspace_id = ? AND type = 'workspace-user' AND status = 'active'",
       [role, seconds(this.clock.now()), userId, workspaceId],
     );
-    if (changes > 0) this.invalidate();
+    if (changes > 0) this.#changed();
   }
 
   #row(id: string): Promise<KeyRow | undefined> {

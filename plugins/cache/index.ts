@@ -16,17 +16,20 @@
  * replay of it. `x-gw-cache-status`: HIT, SEMANTIC HIT, MISS, REFRESH, or DISABLED for every
  * inference request whose serving target has no cache (or `max_age: 0`).
  * Identical misses on this process coalesce (runner.ts, in-flight.ts): one calls the provider, the
- * others wait for its stored entry (HIT), at most `request_timeout` or `coalesceWaitMs`.
+ * others wait for its stored entry (HIT), at most `request_timeout` or `coalesceWaitMs`. Across
+ * instances, the leaders of one key meet at a short lock in the StateStore (shared-lock.ts, Redis
+ * with GW_REDIS_URL): one calls the provider, the others wait for its entry, at most `coalesceLockMs`.
  * Targets without `cache`, and passthrough targets, are not wrapped at all.
  */
 import {
-  MAX_TIMER_MS, rateLimitedWarning, Stage, Tokens, Type, WrapStage, type CacheStore, type Plugin, type PluginApi, type Static,
+  MAX_TIMER_MS, rateLimitedWarning, Stage, Tokens, Type, WrapStage, type CacheStore, type Plugin, type StateStore, type PluginApi, type Static,
 } from '../../core/index.js';
 import { STATUS_HEADER, NAMESPACE_HEADER, REFRESH_HEADER } from './headers.js';
 import { commitPending } from './commit.js';
 import { InFlight, type InFlightStats } from './in-flight.js';
 import { KeyMemo } from './key-memo.js';
 import { withCache, type CacheDeps } from './runner.js';
+import { SharedLocks } from './shared-lock.js';
 import { newState } from './state.js';
 
 const Options = Type.Object({
@@ -41,6 +44,11 @@ const Options = Type.Object({
    * `request_timeout` (ms); then it calls the provider itself. 0 turns coalescing off.
    */
   coalesceWaitMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30_000 }),
+  /**
+   * Longest life of the lock that coalesces identical misses across instances (ms, in the shared
+   * StateStore): how long other instances wait for a holder that died before calling the provider.
+   */
+  coalesceLockMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 10_000 }),
   /**
    * Exact keys kept by the bytes of the client's body (bodies up to 16 KiB), so a repeated request
    * is keyed without re-serialising and hashing it. 0 turns the memo off.
@@ -65,18 +73,27 @@ export default class CachePlugin implements Plugin<CacheOptions> {
       throw new Error('no cache store is registered (Tokens.CacheStore): load "cache.store-memory" '
         + '(or "store.redis" with GW_REDIS_URL) before "cache.core"');
     }
-    const { defaultMaxAgeSeconds, maxAgeCapSeconds, maxEntryBytes, coalesceWaitMs, keyMemoEntries } = api.options;
+    const { defaultMaxAgeSeconds, maxAgeCapSeconds, maxEntryBytes, coalesceWaitMs, coalesceLockMs, keyMemoEntries } = api.options;
     const modes = api.registries.cacheModes;
     let store: CacheStore | undefined;
+    let state: StateStore | null | undefined;
+    const warn = rateLimitedWarning(api.logger);
+    // Resolved at first use, like the cache store; without a state store misses coalesce on this process only.
+    const sharedState = () => {
+      if (state === undefined) state = api.container.isRegistered(Tokens.StateStore, true) ? api.container.resolve<StateStore>(Tokens.StateStore) : null;
+      return state ?? undefined;
+    };
     const deps: CacheDeps = {
       // Resolved at first use, so a store registered later (Redis over memory) wins.
       store: () => (store ??= api.container.resolve<CacheStore>(Tokens.CacheStore)),
       maxEntryBytes,
-      warn: rateLimitedWarning(api.logger),
+      warn,
       now: () => Date.now(),
       flights: coalesceWaitMs > 0 ? this.#flights : undefined,
       coalesceWaitMs,
       keys: new KeyMemo(keyMemoEntries),
+      locks: coalesceWaitMs > 0 ? new SharedLocks(sharedState, warn) : undefined,
+      lockMs: coalesceLockMs,
     };
 
     api.hooks.validateConfig.tap(api.id, (node, path, issues) => {

@@ -4,6 +4,8 @@
  * answer is a 200, keeps it aside (a stream is recorded as it passes) for `commitPending`.
  * Identical misses coalesce (in-flight.ts): while one is being fetched, the others wait for its
  * entry and are answered from it as hits; when it is not stored they call the provider themselves.
+ * Across instances the leaders of one key meet at a shared lock (shared-lock.ts): one fetches, the
+ * others wait for its entry the same way.
  *
  *   lookup (unless x-gw-cache-force-refresh) ─ hit ──► outcome from the entry (JSON as stored, or SSE replay)
  *                                            └ miss ─┬ same key in flight? wait ─ stored ─► lookup again ─ hit ──►
@@ -19,6 +21,7 @@ import { STATUS_HEADER } from './headers.js';
 import type { Flight, InFlight, Lead } from './in-flight.js';
 import { canonicalBody, providerIdentity } from './key.js';
 import type { KeyMemo } from './key-memo.js';
+import type { SharedLocks } from './shared-lock.js';
 import { stateOf, type CacheState } from './state.js';
 import { waitForFlight } from './wait.js';
 
@@ -34,6 +37,10 @@ export interface CacheDeps {
   readonly keys: KeyMemo;
   /** Longest wait for an identical miss when the target sets no `request_timeout` (ms). */
   readonly coalesceWaitMs: number;
+  /** Locks shared with other instances; undefined when coalescing is off. */
+  readonly locks: SharedLocks | undefined;
+  /** Longest life of a shared lock (ms): how long other instances wait for a holder that died. */
+  readonly lockMs: number;
 }
 
 export function withCache(run: AttemptRunner, mode: CacheMode, maxAgeSeconds: number, deps: CacheDeps): AttemptRunner {
@@ -56,6 +63,11 @@ export function withCache(run: AttemptRunner, mode: CacheMode, maxAgeSeconds: nu
       }
       // Waiters that fall through do not lead: they call the provider, each on its own.
       if (!flight) lead = flights.lead(request.key, ctx, waitLimit(attempt, deps));
+    }
+    if (lead && deps.locks) {
+      const shared = await acrossInstances(deps.locks, lead, state.refresh, mode, request, deps);
+      if ('outcome' in shared) return shared.outcome;
+      lead = shared.lead;
     }
     ctx.responseHeaders[STATUS_HEADER] = state.refresh ? 'REFRESH' : 'MISS';
     let handedOver = false;
@@ -94,6 +106,36 @@ async function afterLeader(flights: InFlight, flight: Flight, mode: CacheMode, r
   const hit = await lookup(mode, request, deps);
   if (hit) attempt.ctx.reason += ' (coalesced)'; // for logs: this request waited for another
   return hit;
+}
+
+/**
+ * The local leader's turn with the shared lock: it takes it (its lead then also frees it), or, when
+ * another instance holds it, waits for it to go and answers from the entry that instance wrote.
+ */
+async function acrossInstances(
+  locks: SharedLocks, lead: Lead, refresh: boolean, mode: CacheMode, request: CacheRequest, deps: CacheDeps,
+): Promise<{ outcome: Outcome } | { lead: Lead }> {
+  const attempt = request.attempt;
+  const limit = Math.min(waitLimit(attempt, deps), deps.lockMs);
+  const claim = await locks.claim(request.key, limit);
+  if (claim === 'won') {
+    return { lead: { settle: (stored) => {
+      lead.settle(stored);
+      locks.release(request.key);
+    } } };
+  }
+  // A force refresh calls the provider whoever holds the lock; a failed store coalesces nothing.
+  if (claim === 'failed' || refresh) return { lead };
+  const waited = await locks.waitGone(request.key, limit, attempt.signal);
+  if (waited === 'aborted') {
+    lead.settle(false);
+    return { outcome: { status: 499, error: Errors.clientClosed(), retries: 0 } };
+  }
+  const hit = waited === 'gone' ? await lookup(mode, request, deps) : undefined;
+  if (!hit) return { lead };
+  attempt.ctx.reason += ' (coalesced across instances)';
+  lead.settle(true); // this process's waiters find the same entry
+  return { outcome: hit };
 }
 
 function prepare(attempt: Attempt, state: CacheState, maxAgeSeconds: number, keys: KeyMemo): CacheRequest {

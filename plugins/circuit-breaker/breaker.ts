@@ -13,8 +13,11 @@
  * an attempt makes no store call unless it fails (one increment and one get, sent together) or
  * succeeds right after failures (one delete, not awaited). While open it skips without store calls
  * until the cooldown ends; then it reads `opened` once and claims the probe.
- * Consistency: an instance learns that another opened the circuit at its own next failure or when
- * its cached cooldown ends, so with N instances up to N extra requests may reach a failing target.
+ * Consistency: an instance that opens or closes a circuit announces it on the invalidation bus
+ * (`announce`), and the others take it as theirs (`heard`), so with Redis a circuit opened on one
+ * instance is open on all within milliseconds. When no message can arrive (no relay, Redis away)
+ * an instance learns at its own next failure or when its cached cooldown ends; after the relay
+ * missed messages (`resync`) it reads the shared state once, before its next attempt.
  * A success resets the shared count only when its own instance has counted a failure since.
  * Store errors never fail a request: the breaker falls back to this instance's own view.
  */
@@ -29,6 +32,8 @@ export interface BreakerDeps {
   store(): StateStore;
   /** Called on each store failure (logging); the breaker carries on with its local view. */
   onStoreError(error: unknown): void;
+  /** Tells the other instances that this one opened (at `openedAt`) or closed the circuit. */
+  announce?(identity: string, openedAt: number | undefined): void;
 }
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -55,6 +60,8 @@ export class Breaker {
   #recheckAt = 0;
   /** Failures this instance counted since its last success: the count when the store fails. */
   #failures = 0;
+  /** Messages may have been missed: read the shared state before the next attempt. */
+  #resync = false;
 
   constructor(readonly identity: string, private readonly deps: BreakerDeps) {
     this.#failuresKey = `cb:${identity}:failures`;
@@ -68,7 +75,23 @@ export class Breaker {
     return now() < this.#openedAt + policy.cooldownMs ? 'open' : 'half-open';
   }
 
+  /** Another instance opened the circuit at `openedAt`, or closed it (undefined). */
+  heard(openedAt: number | undefined): void {
+    if (openedAt === undefined) {
+      if (!this.#probing) this.#close();
+    } else if (this.#openedAt === undefined || openedAt > this.#openedAt) {
+      this.#openedAt = openedAt;
+      this.#recheckAt = 0;
+    }
+  }
+
+  /** Messages about this circuit may have been lost: read the shared state before the next attempt. */
+  resync(): void {
+    this.#resync = true;
+  }
+
   async run(runner: AttemptRunner, attempt: Attempt, policy: BreakerPolicy): Promise<Outcome> {
+    if (this.#resync) await this.#readShared();
     const admission: Admission = this.#openedAt === undefined ? 'pass' : await this.#admit(policy);
     if (admission === 'skip') return this.#skipped(attempt, policy);
     let outcome: Outcome;
@@ -116,12 +139,27 @@ export class Breaker {
     return 'probe';
   }
 
+  async #readShared(): Promise<void> {
+    this.#resync = false;
+    try {
+      const openedAt = parseTime(await this.deps.store().get(this.#openedKey));
+      if (openedAt === undefined) {
+        if (!this.#probing) this.#close();
+      } else {
+        this.heard(openedAt);
+      }
+    } catch (e) {
+      this.deps.onStoreError(e);
+    }
+  }
+
   async #settleProbe(verdict: Verdict, policy: BreakerPolicy): Promise<void> {
     this.#probing = false;
     const probeKey = this.#probeKey;
     this.#probeKey = undefined;
     if (verdict === 'success') {
       this.#close();
+      this.deps.announce?.(this.identity, undefined);
       await this.#write((store) => Promise.all([store.delete(this.#openedKey), store.delete(this.#failuresKey)]));
     } else if (verdict === 'failure') {
       await this.#open(policy);
@@ -157,6 +195,8 @@ export class Breaker {
     const at = now();
     this.#openedAt = at;
     await this.#write((store) => store.set(this.#openedKey, String(at), policy.cooldownMs + OPEN_RETENTION_MS));
+    // After the write: an instance that hears it and reads the store finds the same time.
+    this.deps.announce?.(this.identity, at);
   }
 
   #resetCount(): void {

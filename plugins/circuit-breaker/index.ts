@@ -7,10 +7,14 @@
  *
  * State lives in the StateStore (Tokens.StateStore), so several instances share it: some state
  * plugin (`state.memory`, or a Redis one) must be applied before this one. It is resolved at first
- * use, so any plugin providing the token will do; none at all fails the boot.
+ * use, so any plugin providing the token will do; none at all fails the boot. Opening and closing
+ * are announced on the invalidation bus (topic `circuits`, id `<identity>@<opened at ms>`, or
+ * `<identity>@` when closed), so every instance sharing a relay follows at once.
  */
-import { Tokens, WrapStage, type Plugin, type PluginApi, type StateStore } from '../../core/index.js';
+import { Tokens, WrapStage, changesIn, type Plugin, type PluginApi, type StateStore } from '../../core/index.js';
 import { BreakerTable } from './table.js';
+
+export const CIRCUITS_TOPIC = 'circuits';
 
 /** Our cap (the spec sets only the minimum): a longer cooldown is a target switched off by accident. */
 export const MAX_COOLDOWN_MS = 24 * 60 * 60_000;
@@ -27,7 +31,9 @@ export default class CircuitBreakerPlugin implements Plugin {
     }
     let store: StateStore | undefined;
     let warnedAt = -Infinity;
+    const changes = changesIn(api.container);
     const table = new BreakerTable({
+      announce: (identity, openedAt) => changes.publish(CIRCUITS_TOPIC, `${identity}@${openedAt ?? ''}`),
       store: () => (store ??= api.container.resolve<StateStore>(Tokens.StateStore)),
       onStoreError: (error) => {
         const at = performance.now();
@@ -35,6 +41,16 @@ export default class CircuitBreakerPlugin implements Plugin {
         warnedAt = at;
         api.logger.warn({ err: error }, 'state store failed: circuit breakers use this instance\'s own view');
       },
+    });
+
+    changes.subscribe(CIRCUITS_TOPIC, (id) => {
+      if (id === undefined) return table.resyncAll();
+      const at = id.lastIndexOf('@');
+      if (at <= 0) return;
+      const identity = id.slice(0, at);
+      const openedAt = at === id.length - 1 ? undefined : Number(id.slice(at + 1));
+      if (openedAt === undefined) table.known(identity)?.heard(undefined);
+      else if (Number.isFinite(openedAt)) table.breaker(identity).heard(openedAt);
     });
 
     api.hooks.validateConfig.tap(api.id, (node, path, issues) => {

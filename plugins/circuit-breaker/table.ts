@@ -43,6 +43,16 @@ export class BreakerTable {
     return entry;
   }
 
+  /** The breaker of an identity, if this instance has one. */
+  known(identity: string): Breaker | undefined {
+    return this.#breakers.get(identity);
+  }
+
+  /** Every breaker reads the shared state before its next attempt (messages may have been lost). */
+  resyncAll(): void {
+    for (const breaker of this.#breakers.values()) breaker.resync();
+  }
+
   /** The breaker of an identity, created on first use. */
   breaker(identity: string): Breaker {
     let breaker = this.#breakers.get(identity);

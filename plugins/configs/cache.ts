@@ -1,10 +1,13 @@
 /**
  * Stored configs by `x-gw-config` value, in memory: a steady stream of requests naming the same
- * config never reaches the store. Entries live `ttlMs` (the bound on how long another instance's
- * change takes to show); this instance's own writes clear the cache at once. Unknown ids are
- * remembered briefly so a flood of bad ids cannot hammer the store.
+ * config never reaches the store. A write on any instance clears every instance's cache through the
+ * invalidation bus (topic `configs`); entries live `ttlMs`, the bound on staleness when no relay
+ * carries changes (no Redis, or Redis away). Unknown ids are remembered briefly so a flood of bad
+ * ids cannot hammer the store.
  */
-import { deepFreeze } from '../../core/index.js';
+import { deepFreeze, type Changes } from '../../core/index.js';
+
+export const CONFIGS_TOPIC = 'configs';
 import type { ConfigRepo } from './repo.js';
 
 export interface StoredConfig {
@@ -32,6 +35,7 @@ export class StoredConfigCache {
   readonly #pending = new Map<string, Promise<StoredConfig | null>>();
   /** Bumped by clear(): a load that started before a write does not fill the cache. */
   #generation = 0;
+  #publish: () => void = () => this.clear();
 
   constructor(private readonly repo: ConfigRepo, private readonly options: CacheOptions) {}
 
@@ -46,6 +50,17 @@ export class StoredConfigCache {
       this.#pending.set(key, pending);
     }
     return pending;
+  }
+
+  /** Clears the cache when any instance writes a config. */
+  follow(changes: Changes): void {
+    changes.subscribe(CONFIGS_TOPIC, () => this.clear());
+    this.#publish = () => changes.publish(CONFIGS_TOPIC);
+  }
+
+  /** A config was written here: every instance clears its cache. */
+  changed(): void {
+    this.#publish();
   }
 
   clear(): void {

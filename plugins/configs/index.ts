@@ -5,10 +5,10 @@
  * and this plugin replaces it with the config's latest version, with the request's direct-mode
  * header fields beneath it, exactly as config.headers does for a JSON config (core/config/headers.ts).
  * The config then goes through the same validation as any other (schema and plugin rules).
- * Stored configs are cached in memory (cache.ts); this instance's writes clear the cache at once.
+ * Stored configs are cached in memory (cache.ts); a write on any instance clears every instance's cache.
  */
 import {
-  DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
+  DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
 import { ConfigRepo } from './repo.js';
@@ -45,6 +45,7 @@ export default class ConfigsPlugin implements Plugin<Options> {
       negativeTtlMs: api.options.negativeCacheTtlMs,
       maxEntries: api.options.cacheMaxEntries,
     });
+    cache.follow(changesIn(api.container));
     registerRoutes(api.registries.routes, { repo, cache, container: api.container, maxConfigBytes: api.options.maxConfigBytes });
 
     // After config.headers (CONFIG), before integrations are resolved (CONFIG + 10).

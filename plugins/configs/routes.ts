@@ -90,7 +90,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
         version: 1, created_at: now, last_updated_at: now,
       };
       await repo.insert(row, text);
-      cache.clear(); // an id or slug remembered as unknown exists now
+      cache.changed(); // an id or slug remembered as unknown exists now
       return json(200, { ...toJson(row), config: body.config });
     },
   });
@@ -135,7 +135,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
         await repo.rename(row.id, { name: body.name ?? row.name, slug: body.slug ?? row.slug }, now);
       }
       if (body.config !== undefined) await repo.addVersion(row.id, serialised(body.config, principal), now);
-      cache.clear();
+      cache.changed();
       const saved = (await repo.find(row.organisation_id, row.id))!;
       const text = (await repo.version(saved.id, saved.version))!;
       return json(200, { ...toJson(saved), config: JSON.parse(text) });
@@ -149,7 +149,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
       const row = await visible(ctx, principal);
       writable(principal, row);
       await repo.delete(row.id);
-      cache.clear();
+      cache.changed();
       return json(200, { id: row.id, object: 'config', deleted: true });
     },
   });

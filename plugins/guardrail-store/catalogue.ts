@@ -1,17 +1,20 @@
 /**
  * Every stored guardrail in memory: the guardrail runner looks references up synchronously when a
- * config is validated (core GuardrailStore). Local writes apply at once; a periodic reload picks up
- * other instances' writes.
+ * config is validated (core GuardrailStore). Local writes apply at once; other instances reload on the
+ * invalidation bus (topic `guardrails`), or at their periodic reload when no relay carries changes.
  */
-import type { GuardrailStore } from '../../core/index.js';
+import type { Changes, GuardrailStore } from '../../core/index.js';
 import type { Guardrail } from './record.js';
 import type { GuardrailRepo } from './repo.js';
+
+export const GUARDRAILS_TOPIC = 'guardrails';
 
 export class GuardrailCatalogue implements GuardrailStore {
   #byId = new Map<string, Guardrail>();
   /** slug → the guardrails with that slug (one per organisation at most). */
   #bySlug = new Map<string, Guardrail[]>();
   #writes = 0;
+  #changes: Changes | undefined;
   #revision = 0;
 
   constructor(private readonly repo: GuardrailRepo) {}
@@ -40,16 +43,24 @@ export class GuardrailCatalogue implements GuardrailStore {
     if (changed) this.#reindex();
   }
 
+  /** Reloads when any instance writes; tells the others about this instance's writes. */
+  follow(changes: Changes, onError: (error: unknown) => void): void {
+    changes.subscribe(GUARDRAILS_TOPIC, () => void this.reload().catch(onError));
+    this.#changes = changes;
+  }
+
   put(g: Guardrail): void {
     this.#writes++;
     this.#byId.set(g.id, g);
     this.#reindex();
+    this.#changes?.publish(GUARDRAILS_TOPIC, g.id);
   }
 
   remove(id: string): void {
     this.#writes++;
     this.#byId.delete(id);
     this.#reindex();
+    this.#changes?.publish(GUARDRAILS_TOPIC, id);
   }
 
   /**

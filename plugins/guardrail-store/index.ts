@@ -4,7 +4,7 @@
  * may name a stored guardrail by id (or slug) instead of spelling it out, e.g.
  * `input_guardrails: ["gr-pii"]`. The store answers from memory (catalogue.ts).
  */
-import { MAX_TIMER_MS, GUARDRAIL_STORE, Tokens, Type, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, GUARDRAIL_STORE, Tokens, Type, changesIn, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { GuardrailCatalogue } from './catalogue.js';
 import { GuardrailRepo } from './repo.js';
 import { registerRoutes } from './routes.js';
@@ -32,6 +32,7 @@ export default class GuardrailStorePlugin implements Plugin<Options> {
     await repo.init();
     const catalogue = new GuardrailCatalogue(repo);
     await catalogue.reload();
+    catalogue.follow(changesIn(api.container), (e) => api.logger.warn({ err: e }, 'reloading guardrails failed'));
     api.container.register(GUARDRAIL_STORE, { useValue: catalogue });
     registerRoutes(api.registries.routes, { repo, catalogue, checks: new CheckValidator(api.registries.checks), container: api.container });
     if (api.options.reloadIntervalMs > 0) {

@@ -1,10 +1,14 @@
 /**
  * Every integration of the store, in memory: requests resolve `@slug` and virtual keys without
- * touching the store. Local writes update it at once; a periodic reload picks up other instances'
- * writes (unchanged rows keep their object, so caches keyed by it survive).
+ * touching the store. Local writes update it at once; other instances reload on the invalidation
+ * bus (topic `integrations`), or at their periodic reload when no relay carries changes (unchanged
+ * rows keep their object, so caches keyed by it survive).
  */
+import type { Changes } from '../../core/index.js';
 import type { Integration } from './record.js';
 import type { IntegrationRepo } from './repo.js';
+
+export const INTEGRATIONS_TOPIC = 'integrations';
 
 export class IntegrationCatalogue {
   #byId = new Map<string, Integration>();
@@ -12,6 +16,7 @@ export class IntegrationCatalogue {
   #bySlug = new Map<string, Map<string, Integration>>();
   /** Bumped by every local write, so that a reload that raced with one is dropped. */
   #writes = 0;
+  #changes: Changes | undefined;
 
   constructor(private readonly repo: IntegrationRepo) {}
 
@@ -28,16 +33,24 @@ export class IntegrationCatalogue {
     this.#reindex();
   }
 
+  /** Reloads when any instance writes; tells the others about this instance's writes. */
+  follow(changes: Changes, onError: (error: unknown) => void): void {
+    changes.subscribe(INTEGRATIONS_TOPIC, () => void this.reload().catch(onError));
+    this.#changes = changes;
+  }
+
   put(integration: Integration): void {
     this.#writes++;
     this.#byId.set(integration.id, integration);
     this.#reindex();
+    this.#changes?.publish(INTEGRATIONS_TOPIC, integration.id);
   }
 
   remove(id: string): void {
     this.#writes++;
     this.#byId.delete(id);
     this.#reindex();
+    this.#changes?.publish(INTEGRATIONS_TOPIC, id);
   }
 
   byId(id: string): Integration | undefined {

@@ -9,7 +9,7 @@
  * memory: every integration is held in memory, credentials are opened on first use per revision.
  * Other plugins read integrations through `Symbol.for('gw.Integrations')` (service.ts).
  */
-import { MAX_TIMER_MS, Stage, Tokens, Type, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../core/index.js';
 import { ControlPlaneServices } from './access.js';
 import { IntegrationCatalogue } from './catalogue.js';
 import { CredentialCache, envSecretSource, type SecretSource } from './credentials.js';
@@ -52,6 +52,7 @@ export default class IntegrationsPlugin implements Plugin<Options> {
     await repo.init();
     const catalogue = new IntegrationCatalogue(repo);
     await catalogue.reload();
+    catalogue.follow(changesIn(container), (e) => api.logger.warn({ err: e }, 'reloading integrations failed'));
     const box = container.resolve<SecretBox>(Tokens.SecretBox);
 
     // A resolver registered by a later plugin is found on first use.

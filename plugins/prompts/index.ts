@@ -12,7 +12,7 @@
  * client body's `variables` (then removed), and the client's own fields win over the template's.
  * Prompts belong to the caller's organisation.
  */
-import { MAX_TIMER_MS, dispatchInference,
+import { MAX_TIMER_MS, dispatchInference, changesIn,
   Errors, JsonPayload, objectBody, queryVersion, Stage, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
@@ -21,7 +21,7 @@ import { PromptStore } from './prompt-store.js';
 import { PROMPT_ID_PATTERN, putIssue, renderIssue, templateIssue } from './schemas.js';
 
 const Options = Type.Object({
-  /** How long the latest version of a prompt is cached (other instances' PUTs show after at most this). */
+  /** How long the latest version of a prompt is cached (other instances' PUTs show at once through Redis, else after at most this). */
   latestTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 5_000 }),
   /** Compiled versions kept in memory. */
   cacheMaxEntries: Type.Integer({ minimum: 0, default: 1_000 }),
@@ -52,6 +52,7 @@ export default class PromptsPlugin implements Plugin<Options> {
   async apply(api: PluginApi<Options>): Promise<void> {
     const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
     const prompts = new PromptStore(api.container.resolve<RecordStore>(Tokens.RecordStore), api.options);
+    prompts.follow(changesIn(api.container));
     await prompts.init();
     const routes = api.registries.routes;
 

@@ -1,11 +1,12 @@
 /**
  * Prompt versions in the record store, one row per version, namespaced by organisation.
  * Versions are immutable, so a compiled version is cached without expiry (bounded); the latest
- * version of a prompt is cached for `latestTtlMs`, which bounds how long another gateway instance
- * keeps rendering the previous version after a PUT (this instance sees its own PUTs at once).
+ * version of a prompt is cached for `latestTtlMs`. A PUT on any instance drops that entry on every
+ * instance through the invalidation bus (topic `prompts`); without a relay (no Redis, or Redis
+ * away) `latestTtlMs` bounds how long another instance keeps rendering the previous version.
  * SQL is portable (SQLite, PostgreSQL): `?` placeholders, INSERT ... SELECT ... RETURNING.
  */
-import { deepFreeze, type RecordStore } from '../../core/index.js';
+import { deepFreeze, type Changes, type RecordStore } from '../../core/index.js';
 import { Lru } from './lru.js';
 import { compilePrompt, type CompiledPrompt } from './prompt.js';
 
@@ -26,6 +27,8 @@ interface Row {
   created_at: number;
 }
 
+export const PROMPTS_TOPIC = 'prompts';
+
 export interface PromptStoreOptions {
   latestTtlMs: number;
   cacheMaxEntries: number;
@@ -34,10 +37,17 @@ export interface PromptStoreOptions {
 export class PromptStore {
   readonly #latest: Lru<CompiledPrompt>;
   readonly #versions: Lru<CompiledPrompt>;
+  #changes: Changes | undefined;
 
   constructor(private readonly store: RecordStore, options: PromptStoreOptions) {
     this.#latest = new Lru(options.cacheMaxEntries, options.latestTtlMs);
     this.#versions = new Lru(options.cacheMaxEntries);
+  }
+
+  /** Drops a prompt's cached latest version when any instance stores a new one. */
+  follow(changes: Changes): void {
+    changes.subscribe(PROMPTS_TOPIC, (id) => (id === undefined ? this.#latest.clear() : this.#latest.delete(id)));
+    this.#changes = changes;
   }
 
   init(): Promise<void> {
@@ -67,6 +77,8 @@ export class PromptStore {
     }
     const compiled = this.#compile(id, { version, template: json, created_at: createdAt });
     this.#versions.set(key(organisation, id, version), compiled);
+    // Told first (it drops the entry here too), then this instance keeps what it just wrote.
+    this.#changes?.publish(PROMPTS_TOPIC, key(organisation, id));
     this.#latest.set(key(organisation, id), compiled);
     return compiled;
   }

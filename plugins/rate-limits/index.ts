@@ -6,13 +6,14 @@
  * requests the conditions select (conditions.ts). Over the limit: 429 with Retry-After and
  * x-ratelimit-limit / -remaining / -reset; allowed answers carry the same headers.
  *
- * Policies are kept in memory (policy-index.ts: reloaded on change, and every `refreshIntervalMs`
- * for changes made through other instances); counters live in the StateStore (Tokens.StateStore:
- * process memory, or Redis with GW_REDIS_URL so several instances share one exact limit).
+ * Policies are kept in memory (policy-index.ts: reloaded on change, on every instance through the
+ * invalidation bus, and every `refreshIntervalMs` as the bound when no relay carries changes);
+ * counters live in the StateStore (Tokens.StateStore: process memory, or Redis with GW_REDIS_URL
+ * so several instances share one exact limit).
  */
 import {
   MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
-  type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
+  changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
 import { PolicyIndex } from '../../core/index.js';
@@ -54,7 +55,9 @@ export default class RateLimitsPlugin implements Plugin<Options> {
     const index = new PolicyIndex(() => store.allActive(), compilePolicy);
     this.#index = index;
     await index.reload();
-    index.startRefresh(api.options.refreshIntervalMs, (e) => api.logger.warn({ err: e }, 'rate-limit policies could not be reloaded'));
+    const onReloadError = (e: unknown) => api.logger.warn({ err: e }, 'rate-limit policies could not be reloaded');
+    index.follow(changesIn(api.container), 'policies.rate-limits', onReloadError);
+    index.startRefresh(api.options.refreshIntervalMs, onReloadError);
 
     const workspaces = new Workspaces(api.container);
     let state: StateStore | undefined;

@@ -12,7 +12,12 @@ export interface RedisClientSettings {
   connectTimeoutMs: number;
 }
 
-export function createRedisClient(settings: RedisClientSettings, onError: (error: unknown) => void): Redis {
+export interface ClientRole {
+  /** A pub/sub connection: the relay subscribes on each 'ready' itself (and learns it reconnected). */
+  subscriber?: boolean;
+}
+
+export function createRedisClient(settings: RedisClientSettings, onError: (error: unknown) => void, role: ClientRole = {}): Redis {
   const client = new Redis(settings.url, {
     keyPrefix: settings.keyPrefix,
     commandTimeout: settings.commandTimeoutMs,
@@ -21,6 +26,7 @@ export function createRedisClient(settings: RedisClientSettings, onError: (error
     maxRetriesPerRequest: 0,
     // Keep trying in the background, at most every 2 s; requests meanwhile degrade (cache misses).
     retryStrategy: (times) => Math.min(times * 100, 2000),
+    autoResubscribe: !role.subscriber,
   });
   client.on('error', onError);
   return client;

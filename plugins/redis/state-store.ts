@@ -43,6 +43,10 @@ export class RedisStateStore implements StateStore {
     await this.#client.del(PREFIX + key);
   }
 
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.#client.set(PREFIX + key, value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK';
+  }
+
   async increment(key: string, by = 1, ttlMs?: number): Promise<number> {
     const ttl = ttlMs !== undefined && ttlMs > 0 ? String(Math.ceil(ttlMs)) : '0';
     const value = await this.#client.gwIncrement(PREFIX + key, String(by), ttl, Number.isInteger(by) ? 'i' : 'f');

@@ -39,6 +39,12 @@ export class MemoryStateStore implements StateStore {
     return by;
   }
 
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.#live(key)) return false;
+    this.#entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    return true;
+  }
+
   /** Drops expired entries. */
   sweep(): void {
     const now = this.now();

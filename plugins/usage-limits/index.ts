@@ -6,13 +6,14 @@
  * from a per-model price table scaled by the integration's pricing multiplier (pricing.ts);
  * alerts at `alert_threshold` and at the limit are logged and recorded.
  *
- * Policies are kept in memory (reloaded on change, and every `refreshIntervalMs` for changes made
- * through other instances); usage totals live in the StateStore (process memory, or Redis with
- * GW_REDIS_URL so several instances share them). Registers `Symbol.for('gw.Pricing')` for the logs.
+ * Policies are kept in memory (reloaded on change, on every instance through the invalidation bus,
+ * and every `refreshIntervalMs` as the bound when no relay carries changes); usage totals live in
+ * the StateStore (process memory, or Redis with GW_REDIS_URL so several instances share them).
+ * Registers `Symbol.for('gw.Pricing')` for the logs.
  */
 import {
   MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
-  type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
+  changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { Budgets, type IntegrationPricing } from './budget.js';
 import { PolicyIndex } from '../../core/index.js';
@@ -64,7 +65,9 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
     const index = new PolicyIndex(() => records.allActive(), compileUsageLimit);
     this.#index = index;
     await index.reload();
-    index.startRefresh(api.options.refreshIntervalMs, (e) => api.logger.warn({ err: e }, 'usage-limit policies could not be reloaded'));
+    const onReloadError = (e: unknown) => api.logger.warn({ err: e }, 'usage-limit policies could not be reloaded');
+    index.follow(changesIn(api.container), 'policies.usage-limits', onReloadError);
+    index.startRefresh(api.options.refreshIntervalMs, onReloadError);
 
     const prices = new PriceTable(api.options.prices);
     api.container.register(PRICING_TOKEN, { useValue: pricingService(prices) });

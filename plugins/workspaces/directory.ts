@@ -1,10 +1,11 @@
 /**
  * Organisations and workspaces held in memory (a handful of rows): `@slug`-style lookups, settings
  * and the services other plugins read on their hot paths never touch the store. Every write here
- * reloads the tables; other instances pick changes up within `refreshIntervalMs`. Keys of archived
+ * reloads the tables, here and on every other instance through the invalidation bus (topic
+ * `workspaces`); `refreshIntervalMs` bounds staleness when no relay carries changes. Keys of archived
  * workspaces are suspended in the key store (refused with 401) for as long as they stay archived.
  */
-import type { KeyStore } from '../../core/index.js';
+import type { Changes, KeyStore } from '../../core/index.js';
 import {
   effectiveValues, organisationValues, parseSettings, type Settings,
 } from './settings.js';
@@ -33,6 +34,8 @@ interface Snapshot {
   bySlug: Map<string, Workspace>;
 }
 
+export const WORKSPACES_TOPIC = 'workspaces';
+
 const DEFAULT_VALUES = organisationValues({});
 const EMPTY: Snapshot = { organisations: new Map(), byId: new Map(), bySlug: new Map() };
 
@@ -40,11 +43,24 @@ export class WorkspaceDirectory {
   #snapshot: Snapshot = EMPTY;
   /** Effective settings per workspace id ('' for organisation-level), rebuilt on load. */
   #effective = new Map<string, Settings>();
+  #publish: (() => void) | undefined;
 
   constructor(
     private readonly repo: WorkspaceRepo,
     private readonly keys: KeyStore,
   ) {}
+
+  /** Reloads when any instance writes an organisation, workspace or setting. */
+  follow(changes: Changes, onError: (error: unknown) => void): void {
+    changes.subscribe(WORKSPACES_TOPIC, () => void this.load().catch(onError));
+    this.#publish = () => changes.publish(WORKSPACES_TOPIC);
+  }
+
+  /** A write through this instance: reload here (awaited), then tell every other. */
+  async changed(): Promise<void> {
+    await this.load();
+    this.#publish?.();
+  }
 
   async load(): Promise<void> {
     const [organisations, workspaces] = await Promise.all([this.repo.organisations(), this.repo.workspaces()]);

@@ -4,7 +4,7 @@
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
  * OrgSettings and Directory services (services.ts) for other plugins.
  */
-import { MAX_TIMER_MS, timeOrderedId, Tokens, Type, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, timeOrderedId, Tokens, Type, changesIn, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
@@ -46,6 +46,7 @@ export default class WorkspacesPlugin implements Plugin<Options> {
     await seedOrganisation(repo, keys);
     const directory = new WorkspaceDirectory(repo, keys);
     await directory.load();
+    directory.follow(changesIn(api.container), (e) => api.logger.error({ err: e }, 'reloading workspaces failed'));
 
     api.container.register(ORG_SETTINGS, { useValue: orgSettingsService(directory) });
     api.container.register(DIRECTORY, { useValue: directoryService(directory, people, keys) });

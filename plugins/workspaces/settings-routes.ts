@@ -46,7 +46,7 @@ export function settingsRoutes(repo: WorkspaceRepo, directory: WorkspaceDirector
         const organisation = directory.organisation(organisationId);
         if (!organisation) throw Errors.notFound(`no organisation "${organisationId}"`, 'organisation_not_found');
         await repo.setOrganisationSettings(organisationId, merged(organisation.stored, body, false), new Date().toISOString());
-        await directory.load();
+        await directory.changed();
         return organisationAnswer(organisationId);
       },
     },
@@ -62,7 +62,7 @@ export function settingsRoutes(repo: WorkspaceRepo, directory: WorkspaceDirector
         const workspace = workspaceParam(ctx, principal, directory);
         const body = parseBody(ctx, workspaceSettingsBody);
         await repo.setWorkspaceSettings(workspace.row.id, merged(workspace.overrides, body, true), new Date().toISOString());
-        await directory.load();
+        await directory.changed();
         return workspaceAnswer(directory.workspace(workspace.row.id)!);
       },
     },

@@ -39,7 +39,7 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
         }).catch((e) => {
           throw isUniqueViolation(e) ? slugTaken(slug) : e;
         });
-        await directory.load();
+        await directory.changed();
         return noStoreJson(200, workspaceView(directory.workspace(id)!));
       },
     },
@@ -77,7 +77,7 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
         await repo.updateWorkspace(workspace.row.id, body, new Date().toISOString()).catch((e) => {
           throw isUniqueViolation(e) ? slugTaken(body.slug!) : e;
         });
-        await directory.load();
+        await directory.changed();
         return noStoreJson(200, workspaceView(directory.workspace(workspace.row.id)!));
       },
     },
@@ -90,7 +90,7 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
         if (workspace.row.is_default === 1) throw Errors.invalidRequest('the default workspace cannot be archived', null, 'default_workspace');
         requireActive(workspace);
         await repo.archiveWorkspace(workspace.row.id, new Date().toISOString());
-        await directory.load();
+        await directory.changed();
         return noStoreJson(200, workspaceView(directory.workspace(workspace.row.id)!));
       },
     },

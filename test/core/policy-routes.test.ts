@@ -86,7 +86,7 @@ class QuotasPlugin {
       object: 'policy_quotas',
       types: ['small', 'large'],
       records,
-      index: { reload: async () => void seen.reloads++ },
+      index: { changed: async () => void seen.reloads++ },
       workspaces: new Workspaces(api.container),
       create: { validator: compile(CreateBody), issues: (b: Static<typeof CreateBody>) => (b.type === 'small' && b.value > 10 ? [{ path: 'value', rule: 'small quotas are at most 10' }] : []) },
       update: { validator: compile(UpdateBody) },

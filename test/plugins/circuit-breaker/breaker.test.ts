@@ -186,6 +186,55 @@ describe('circuit-breaker: state machine', () => {
   });
 
   describe('several instances sharing one store', () => {
+    it('announces opening and closing, and an instance that hears them follows without a store call', async () => {
+      const heard: Array<[string, number | undefined]> = [];
+      const a = new Breaker(ID, { ...deps, announce: (identity, openedAt) => void heard.push([identity, openedAt]) });
+      const b = new Breaker(ID, deps);
+      await failTimes(a, 3);
+      expect(heard).to.deep.equal([[ID, Date.now()]]);
+      const before = store.calls.length;
+      b.heard(heard[0]![1]);
+      const runB = scripted();
+      expect((await b.run(runB, attempt(), policy)).error?.code).to.equal('circuit_open');
+      expect(runB.callCount).to.equal(0);
+      expect(store.calls.length).to.equal(before);
+
+      clock.tick(COOLDOWN);
+      expect((await a.run(scripted(ok()), attempt(), policy)).status).to.equal(200); // a's probe closes it
+      expect(heard).to.deep.equal([[ID, Date.now() - COOLDOWN], [ID, undefined]]);
+      b.heard(undefined);
+      expect(b.state(policy)).to.equal('closed');
+    });
+
+    it('an older opening heard late does not replace a newer one', () => {
+      const b = new Breaker(ID, deps);
+      b.heard(Date.now());
+      b.heard(Date.now() - 10_000);
+      clock.tick(COOLDOWN - 1);
+      expect(b.state(policy)).to.equal('open');
+    });
+
+    it('after a resync it reads the shared state once before its next attempt, then no more', async () => {
+      const a = new Breaker(ID, deps);
+      const b = new Breaker(ID, deps);
+      await failTimes(a, 3);
+      b.resync();
+      const runB = scripted();
+      expect((await b.run(runB, attempt(), policy)).error?.code).to.equal('circuit_open');
+      expect(runB.callCount).to.equal(0);
+      const before = store.calls.length;
+      await b.run(runB, attempt(), policy);
+      expect(store.calls.length).to.equal(before);
+    });
+
+    it('a resync that cannot read the store keeps the local view and reports the error', async () => {
+      const b = new Breaker(ID, deps);
+      b.resync();
+      store.failing = true;
+      expect((await b.run(scripted(ok()), attempt(), policy)).status).to.equal(200);
+      expect(deps.errors).to.have.length(1);
+    });
+
     it('an instance learns at its first failure that another opened the circuit', async () => {
       const a = new Breaker(ID, deps);
       const b = new Breaker(ID, deps);

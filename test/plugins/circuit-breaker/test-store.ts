@@ -29,6 +29,13 @@ export class RecordingStore implements StateStore {
     return next;
   }
 
+  async setIfAbsent(key: string, value: string): Promise<boolean> {
+    this.#record('setIfAbsent', key);
+    if (this.values.has(key)) return false;
+    this.values.set(key, value);
+    return true;
+  }
+
   /** The value under `cb:<identity>:<suffix>`. */
   read(identity: string, suffix: string): string | undefined {
     return this.values.get(`cb:${identity}:${suffix}`);

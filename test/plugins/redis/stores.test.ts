@@ -51,6 +51,16 @@ describe('store.redis stores', function () {
     expect(await state.increment('float', 0.25)).to.equal(0.75);
   });
 
+  it('state: setIfAbsent sets once, with its TTL, until the key is gone', async () => {
+    const state = new RedisStateStore(client);
+    const claims = await Promise.all(Array.from({ length: 20 }, () => state.setIfAbsent('lock', 'me', 5000)));
+    expect(claims.filter(Boolean)).to.have.length(1);
+    expect(await client.pttl('state:lock')).to.be.within(1, 5000);
+    expect(await state.get('lock')).to.equal('me');
+    await state.delete('lock');
+    expect(await state.setIfAbsent('lock', 'again', 5000)).to.equal(true);
+  });
+
   it('cache: round-trips bytes under its own prefix with a TTL in seconds', async () => {
     const cache = new RedisCacheStore(client, (e) => warnings.push(e));
     const value = new Uint8Array([0, 1, 2, 255, 10, 13]);
