@@ -25,6 +25,16 @@ describe('store.redis: a fleet while Redis is away and after it returns (end to 
     JSON.stringify({ provider: 'openai', api_key: 'sk-test', custom_host: `${mock.url}/v1`, ...extra });
   const chat = (gw: TestGateway, headers: Record<string, string> = {}): Promise<JsonReply> =>
     postJson(gw.url, '/v1/chat/completions', CHAT_BODY, { 'content-type': 'application/json', 'x-gw-api-key': TEST_API_KEY, 'x-gw-config': direct(), ...headers });
+  /**
+   * Waits until B has received every change A published so far: one channel keeps order, so once a
+   * later change (a key deleted on A) shows on B, the earlier ones have arrived too.
+   */
+  const messagesArrived = async () => {
+    const marker = await call(a, 'POST', '/v1/api-keys', { name: 'marker', type: 'organisation-service' });
+    expect((await chat(b, { 'x-gw-api-key': marker.json.key })).status).to.equal(200);
+    expect((await call(a, 'DELETE', `/v1/api-keys/${marker.json.id}`)).status).to.equal(200);
+    await within(1000, async () => (await chat(b, { 'x-gw-api-key': marker.json.key })).status === 401);
+  };
   const health = async (gw: TestGateway) => ((await (await fetch(gw.url + '/health')).json()) as { status: string }).status;
 
   before(async function () {
@@ -88,6 +98,7 @@ describe('store.redis: a fleet while Redis is away and after it returns (end to 
       const headers = { 'x-gw-config': 'outage-config', authorization: 'Bearer sk-client' };
       const created = await call(a, 'POST', '/v1/configs', { slug: 'outage-config', config: { provider: 'openai', custom_host: `${mock.url}/v1` } });
       expect(created.status, created.text).to.equal(200);
+      await messagesArrived();
       expect((await chat(b, headers)).status).to.equal(200); // cached on B for 30 s
 
       await redis!.kill();
