@@ -6,7 +6,7 @@
  * window) get 401; verdicts are cached in memory and never outlive a key's validity.
  */
 import {
-  MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Tokens, Type,
+  Services, MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Tokens, Type,
   type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { ApiKeyStore } from './key-store.js';
@@ -37,7 +37,7 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'auth.api-key',
     description: 'Gateway API keys: the check on every protected route, rotation, the key store',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records],
     options: Options,
   };
 

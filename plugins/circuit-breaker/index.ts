@@ -9,7 +9,7 @@
  * plugin (`state.memory`, or a Redis one) must be applied before this one. It is resolved at first
  * use, so any plugin providing the token will do; none at all fails the boot.
  */
-import { Tokens, WrapStage, type Plugin, type PluginApi, type StateStore } from '../../core/index.js';
+import { Services, Tokens, WrapStage, type Plugin, type PluginApi, type StateStore } from '../../core/index.js';
 import { BreakerTable } from './table.js';
 
 /** Our cap (the spec sets only the minimum): a longer cooldown is a target switched off by accident. */
@@ -18,7 +18,7 @@ export const MAX_COOLDOWN_MS = 24 * 60 * 60_000;
 const STORE_WARNING_INTERVAL_MS = 10_000;
 
 export default class CircuitBreakerPlugin implements Plugin {
-  static readonly manifest = { id: 'policy.circuit-breaker', description: 'Circuit breaker per target (cb_config)' };
+  static readonly manifest = { id: 'policy.circuit-breaker', description: 'Circuit breaker per target (cb_config)', requires: [Services.State] };
 
   apply(api: PluginApi): void {
     if (!api.container.isRegistered(Tokens.StateStore, true)) {

@@ -11,7 +11,7 @@
  * process memory, or Redis with GW_REDIS_URL so several instances share one exact limit).
  */
 import {
-  MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
+  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
   type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
@@ -39,7 +39,7 @@ export default class RateLimitsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'policy.rate-limits',
     description: 'Rate-limit policies: /v1/policies/rate-limits, enforced before routing',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records, Services.State],
     options: Options,
   };
 

@@ -4,7 +4,7 @@
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
  * OrgSettings and Directory services (services.ts) for other plugins.
  */
-import { MAX_TIMER_MS, timeOrderedId, Tokens, Type, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { Services, MAX_TIMER_MS, timeOrderedId, Tokens, Type, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
@@ -31,7 +31,7 @@ export default class WorkspacesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'admin.workspaces',
     description: 'Workspaces, users, memberships and organisation settings; the OrgSettings and Directory services',
-    dependsOn: ['store.sqlite', 'auth.api-key', 'security.secret-box'],
+    requires: [Services.Records], dependsOn: ['auth.api-key', 'security.secret-box'],
     options: Options,
   };
 
