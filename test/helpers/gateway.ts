@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createGateway, serve, type Gateway, type GatewaySettings, type Logger, type PluginEntry, type ServeOptions } from '../../host/index.js';
 import type { Composition } from '../../host/compose.js';
 import type { MockOpenAI } from '../fixtures/mock-openai.js';
+import { freshSchema, onPostgres, type TestSchema } from './pg-schema.js';
 
 export const TEST_API_KEY = 'gw-test-key';
 
@@ -34,12 +35,20 @@ export interface StartOptions {
 
 export async function startGateway(options: StartOptions = {}): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-test-'));
-  const gateway = await createGateway({
-    composition: options.composition ?? { plugins: options.plugins ?? [] },
-    env: { GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent', ...options.env },
-    settings: options.settings,
-    logger: options.logger,
-  });
+  // On the PostgreSQL pass, a gateway given no database of its own gets a fresh schema.
+  const schema = onPostgres() && !options.env?.['GW_DATABASE_URL'] && !options.settings?.databaseUrl ? await freshSchema() : undefined;
+  let gateway: Gateway;
+  try {
+    gateway = await createGateway({
+      composition: onPostgres() ? onPostgresStore(options.composition ?? { plugins: options.plugins ?? [] }) : options.composition ?? { plugins: options.plugins ?? [] },
+      env: { GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent', ...schemaEnv(schema), ...options.env },
+      settings: options.settings,
+      logger: options.logger,
+    });
+  } catch (e) {
+    await cleanUp(dataDir, schema);
+    throw e;
+  }
   const running = await serve(gateway, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 2000, ...options.serve });
   return {
     url: running.url,
@@ -47,9 +56,28 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     dataDir,
     stop: async () => {
       await running.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await cleanUp(dataDir, schema);
     },
   };
+}
+
+function schemaEnv(schema: TestSchema | undefined): Record<string, string> {
+  return schema ? { GW_DATABASE_URL: schema.url } : {};
+}
+
+/** A composition naming the SQLite store explicitly names the PostgreSQL one instead. */
+function onPostgresStore(composition: Composition): Composition {
+  const swap = (entry: PluginEntry): PluginEntry => {
+    if (entry === 'store.sqlite') return 'store.postgres';
+    if (typeof entry === 'object' && entry.use === 'store.sqlite') return { use: 'store.postgres' };
+    return entry;
+  };
+  return { ...composition, plugins: composition.plugins?.map(swap) };
+}
+
+async function cleanUp(dataDir: string, schema: TestSchema | undefined): Promise<void> {
+  await rm(dataDir, { recursive: true, force: true });
+  await schema?.drop();
 }
 
 /** Direct-mode headers pointing the gateway at a mock OpenAI provider. */
