@@ -73,15 +73,18 @@ function registerHealth(runtime: Runtime): void {
     protected: false,
     body: 'none',
     handler: async () => {
-      const results = await Promise.all(runtime.registries.health.values().map(async (check) => {
+      const names = runtime.registries.health.keys();
+      const results = await Promise.all(names.map(async (name) => {
         try {
-          return await check();
+          return await runtime.registries.health.get(name)!();
         } catch {
           return false;
         }
       }));
       const status = results.every(Boolean) ? 'ok' : 'degraded';
-      return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, json: JsonPayload.of({ status }) };
+      // Each backing store by the name of its check, so a degraded answer says which one is away.
+      const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ? 'ok' : 'unavailable']));
+      return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, json: JsonPayload.of({ status, checks }) };
     },
   });
 }

@@ -82,12 +82,12 @@ async function seedFirstKey(keys: ApiKeyStore, api: PluginApi<Options>): Promise
   if ((await keys.count()) > 0) return;
   const given = api.settings.bootstrapApiKey;
   if (given) {
-    await keys.insertOwnerKey(given, 'bootstrap');
-    api.logger.info('seeded the first API key from GW_BOOTSTRAP_API_KEY');
+    if (await keys.seedOwnerKey(given, 'bootstrap')) api.logger.info('seeded the first API key from GW_BOOTSTRAP_API_KEY');
     return;
   }
   const secret = generateSecret(api.settings.env['API_KEY_PREFIX'] ?? DEFAULT_PREFIX);
-  await keys.insertOwnerKey(secret, 'generated');
+  // Another instance starting at the same time may have seeded first: then there is nothing to show.
+  if (!(await keys.seedOwnerKey(secret, 'generated'))) return;
   // Shown once, on the console, never through the logger (log sinks keep lines for a long time).
   process.stdout.write(`gw: generated the first API key (organisation owner), shown only now: ${secret}\n`);
 }

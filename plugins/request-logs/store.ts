@@ -76,7 +76,8 @@ export class LogStore {
     for (;;) {
       const { changes } = await this.store.run(
         'DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < ? LIMIT ?)',
-        [cutoff, SWEEP_CHUNK],
+        // Whole ms: PostgreSQL will not compare a BIGINT column with a fraction given as its parameter.
+        [Math.floor(cutoff), SWEEP_CHUNK],
       );
       total += changes;
       if (changes < SWEEP_CHUNK) return total;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createGateway, serve, type Gateway, type GatewaySettings, type Logger, type PluginEntry, type ServeOptions } from '../../host/index.js';
 import type { Composition } from '../../host/compose.js';
 import type { MockOpenAI } from '../fixtures/mock-openai.js';
-import { freshSchema, onPostgres, type TestSchema } from './pg-schema.js';
+import { onPostgres, schemaOfDataDir, type TestSchema } from './pg-schema.js';
 
 export const TEST_API_KEY = 'gw-test-key';
 
@@ -35,8 +35,13 @@ export interface StartOptions {
 
 export async function startGateway(options: StartOptions = {}): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-test-'));
-  // On the PostgreSQL pass, a gateway given no database of its own gets a fresh schema.
-  const schema = onPostgres() && !options.env?.['GW_DATABASE_URL'] && !options.settings?.databaseUrl ? await freshSchema() : undefined;
+  // On the PostgreSQL pass, a gateway given no database gets the schema of its data folder: its own
+  // (dropped when it stops), or the one of a folder the test shares between gateways.
+  const sharedDir = options.settings?.dataDir ?? options.env?.['GW_DATA_DIR'];
+  const schema = onPostgres() && !options.env?.['GW_DATABASE_URL'] && !options.settings?.databaseUrl
+    ? await schemaOfDataDir(sharedDir ?? dataDir)
+    : undefined;
+  const ownSchema = sharedDir === undefined ? schema : undefined;
   let gateway: Gateway;
   try {
     gateway = await createGateway({
@@ -46,7 +51,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
       logger: options.logger,
     });
   } catch (e) {
-    await cleanUp(dataDir, schema);
+    await cleanUp(dataDir, ownSchema);
     throw e;
   }
   const running = await serve(gateway, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 2000, ...options.serve });
@@ -56,7 +61,7 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     dataDir,
     stop: async () => {
       await running.stop();
-      await cleanUp(dataDir, schema);
+      await cleanUp(dataDir, ownSchema);
     },
   };
 }

@@ -60,6 +60,8 @@ describe('store.redis: two gateways share cache entries (end to end)', function 
 
   it('reports healthy while Redis is reachable', async () => {
     const res = await fetch(gwA.url + '/health');
-    expect(await res.json()).to.deep.equal({ status: 'ok' });
+    const body = (await res.json()) as { status: string; checks: Record<string, string> };
+    expect(body.status).to.equal('ok');
+    expect(body.checks['redis']).to.equal('ok');
   });
 });
