@@ -1,6 +1,6 @@
 /**
  * Bench entry point: `npm run bench -- [--scenario chat,stream] [--rounds 3] [--duration 5]
- * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--gc] [--list]`.
+ * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--gateway-env KEY=VALUE ...] [--pin] [--gc] [--list]`.
  * Servers run as child processes; the load generator runs here (the machine has 2 cores).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     connections: { type: 'string' },
     warmup: { type: 'string', default: '1' },
     gateway: { type: 'string', default: join(root, 'dist/host/main.js') },
+    'gateway-env': { type: 'string', multiple: true, default: [] },
     list: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     gc: { type: 'boolean', default: false },
@@ -40,9 +41,21 @@ const options = {
   warmupS: Number(values.warmup),
   connections: values.connections === undefined ? undefined : Number(values.connections),
   gateway: resolve(values.gateway),
+  gatewayEnv: parseGatewayEnv(values['gateway-env']),
   pin: values.pin,
   gc: values.gc,
 };
+
+/** `--gateway-env KEY=VALUE`, repeatable: added to every gateway's environment (e.g. GW_DATABASE_URL). */
+function parseGatewayEnv(pairs: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`--gateway-env takes KEY=VALUE, got "${pair}"`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return env;
+}
 
 async function loadScenario(s: Scenario, stack: Stack): Promise<LoadSummary> {
   const conns = options.connections ?? s.connections;
@@ -113,7 +126,7 @@ async function main(): Promise<void> {
   const summaries: Summary[] = [];
   for (const s of selected) {
     console.log(`\n${s.name}: ${s.description} (baseline: ${s.baseline})`);
-    const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined, gc: options.gc });
+    const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, gatewayEnv: options.gatewayEnv, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined, gc: options.gc });
     try {
       await probe(stack.baseline);
       await probe(stack.subject);

@@ -31,6 +31,8 @@ export interface StackOptions {
   benchDir: string;
   /** The gateway entry point, normally dist/host/main.js. */
   gatewayMain: string;
+  /** Added to every gateway's environment, under the scenario's own (`--gateway-env`). */
+  gatewayEnv?: Record<string, string>;
   /** Where logs and gateway data dirs go. */
   workDir: string;
   /** CPUs when pinned (`--pin`): the upstream's, and the server under test's (gateway or bare proxy). */
@@ -72,7 +74,7 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     // One gateway per distinct environment and composition: a baseline scenario with the same ones shares it.
     const gateways = new Map<string, ServerProcess>();
     const gatewayFor = async (scenario: Scenario) => {
-      let env = scenario.gatewayEnv ?? {};
+      let env = { ...o.gatewayEnv, ...scenario.gatewayEnv };
       const key = JSON.stringify([env, scenario.gatewayComposition ?? null]);
       const known = gateways.get(key);
       if (known) return known;
