@@ -5,7 +5,7 @@
  * A store that cannot be reached fails statements with Errors.storeUnavailable (503).
  */
 import pg from 'pg';
-import { Errors, stepSql, type MigrationStep, type RecordQueries, type RecordStore } from '../../core/index.js';
+import { Errors, isGatewayError, stepSql, type MigrationStep, type RecordQueries, type RecordStore } from '../../core/index.js';
 import { numberPlaceholders } from './placeholders.js';
 import { unavailableReason } from './unavailable.js';
 
@@ -117,7 +117,11 @@ export class PostgresStore implements RecordStore {
       } finally {
         await this.#query(client, `SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, []).catch((e: Error) => (broken = e));
       }
+    } catch (e) {
+      if (isGatewayError(e) && e.code === 'store_unavailable') broken ??= e;
+      throw e;
     } finally {
+      // A connection that failed or kept the lock is closed (which releases the lock) rather than reused.
       client.release(broken);
     }
   }
@@ -154,7 +158,7 @@ export class PostgresStore implements RecordStore {
         throw e;
       }
     } catch (e) {
-      if (unavailableReason(e) !== undefined) broken ??= e as Error;
+      if ((isGatewayError(e) && e.code === 'store_unavailable') || unavailableReason(e) !== undefined) broken ??= e as Error;
       throw e;
     } finally {
       // A connection whose state is unknown is closed rather than given to the next caller.
