@@ -42,7 +42,7 @@ export default class BatchesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.batches',
     description: 'Batches: forwarded to the provider or run by the gateway',
-    requires: [Services.Records], dependsOn: ['feature.files', 'security.secret-box'],
+    requires: [Services.Records, Services.Files], dependsOn: ['security.secret-box'],
     options: Options,
   };
 

@@ -29,7 +29,7 @@ export default class FilesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.files',
     description: 'Files: multipart uploads stored on disk or forwarded to the provider',
-    requires: [Services.Records],
+    requires: [Services.Records], provides: [Services.Files],
     options: Options,
   };
 

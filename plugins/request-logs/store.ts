@@ -36,10 +36,15 @@ export class LogStore {
     while (at < rows.length) {
       const n = largestPowerOfTwo(rows.length - at);
       const params: unknown[] = [];
-      for (let i = at; i < at + n; i++) for (const value of rows[i]!) params.push(value);
+      for (let i = at; i < at + n; i++) for (const value of rows[i]!) params.push(this.#storable(value));
       await this.store.run(this.#sql(n), params);
       at += n;
     }
+  }
+
+  /** PostgreSQL text cannot hold U+0000: a logged body or header keeps the rest of its text. */
+  #storable(value: unknown): unknown {
+    return this.store.dialect === 'postgres' && typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
   }
 
   #sql(rows: number): string {

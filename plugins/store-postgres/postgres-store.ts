@@ -192,6 +192,12 @@ export class PostgresStore implements RecordStore {
   }
 
   async #query(on: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    // PostgreSQL text cannot hold U+0000 (SQLite's can): a 400 rather than the server's error as a 500.
+    for (let i = 0; i < params.length; i++) {
+      if (typeof params[i] === 'string' && (params[i] as string).includes('\0')) {
+        throw Errors.invalidRequest('a text value contains a NUL character (U+0000), which the record store cannot hold', null, 'invalid_text');
+      }
+    }
     const statement = this.#statement(sql);
     try {
       return await on.query({ name: statement.name, text: statement.text, values: params as unknown[] });

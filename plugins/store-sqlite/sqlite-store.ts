@@ -50,14 +50,15 @@ export class SqliteStore implements RecordStore {
 
   async migrate(owner: string, steps: readonly MigrationStep[]): Promise<void> {
     while (this.#held) await this.#held;
-    const applied = this.db.prepare('SELECT COALESCE(MAX(step), -1) AS last FROM _migrations WHERE owner = ?').get(owner) as { last: number };
-    const apply = this.db.transaction((from: number) => {
-      for (let step = from; step < steps.length; step++) {
+    // Read and applied in one IMMEDIATE transaction: processes sharing the file (workers) migrate once.
+    const apply = this.db.transaction(() => {
+      const applied = this.db.prepare('SELECT COALESCE(MAX(step), -1) AS last FROM _migrations WHERE owner = ?').get(owner) as { last: number };
+      for (let step = applied.last + 1; step < steps.length; step++) {
         this.db.exec(stepSql(steps[step]!, 'sqlite'));
         this.db.prepare('INSERT INTO _migrations (owner, step, applied_at) VALUES (?, ?, ?)').run(owner, step, Math.floor(Date.now() / 1000));
       }
     });
-    apply(applied.last + 1);
+    apply.immediate();
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<{ changes: number }> {

@@ -76,8 +76,5 @@ async function seedOrganisation(repo: WorkspaceRepo, keys: KeyStore): Promise<vo
   if ((await repo.organisations()).length > 0) return;
   const organisationId = (await keys.ownerOrganisationId()) ?? timeOrderedId();
   const now = new Date().toISOString();
-  await repo.insertOrganisation(organisationId, 'Default organisation', now);
-  await repo.insertWorkspace({
-    id: timeOrderedId(), organisation_id: organisationId, slug: 'default', name: 'Default workspace', description: null, is_default: 1, created_at: now,
-  });
+  await repo.seedOrganisation(organisationId, 'Default organisation', timeOrderedId(), now);
 }

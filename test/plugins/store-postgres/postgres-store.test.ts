@@ -149,6 +149,16 @@ describe('store.postgres: the store', function () {
     expect(isGatewayError(error)).to.equal(false);
   });
 
+  it('refuses a text value holding U+0000 with a 400 naming the rule (PostgreSQL text cannot hold it)', async () => {
+    const store = open();
+    await store.migrate('t', ['CREATE TABLE t (id TEXT PRIMARY KEY)']);
+    const error = await rejection(store.get('SELECT id FROM t WHERE id = ?', ['a\u0000b']));
+    expect(error.status).to.equal(400);
+    expect(error.code).to.equal('invalid_text');
+    expect(error.message).to.equal('a text value contains a NUL character (U+0000), which the record store cannot hold');
+    expect(await store.get('SELECT COUNT(*) AS n FROM t')).to.deep.equal({ n: 0 });
+  });
+
   it('gives int8 values (COUNT, SUM, BIGINT columns) as numbers while exact, and aggregates of numeric as numbers', async () => {
     const store = open();
     await store.migrate('n', ['CREATE TABLE n (v BIGINT, f DOUBLE PRECISION, i INTEGER)']);
