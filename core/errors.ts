@@ -126,6 +126,12 @@ export const Errors = {
   allCircuitsOpen: () =>
     new GatewayError({ status: 503, message: 'every target\'s circuit is open', code: 'circuit_open' }),
   unavailable: (message: string) => new GatewayError({ status: 503, message, code: 'unavailable' }),
+  /** The record store cannot be reached (or is out of connections); `kind` names it, never its address. */
+  storeUnavailable: (kind: string, reason: string) =>
+    new GatewayError({
+      status: 503, code: 'store_unavailable', headers: { 'retry-after': '1' },
+      message: `the record store (${kind}) is unavailable: ${reason}; try again shortly`,
+    }),
   /** The client went away before the answer; nobody reads this, but logs and observers do. */
   clientClosed: () => new GatewayError({ status: 499, message: 'client closed the request', code: 'client_closed' }),
   /** The operator must fix something (a secret key that does not open stored credentials ...). */

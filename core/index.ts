@@ -18,6 +18,7 @@ export { KeptText, KeptTimes } from './kept-text.js';
 export * from './cache.js';
 export * from './di.js';
 export * from './stores.js';
+export * from './services.js';
 export * from './keys.js';
 export * from './files.js';
 export * from './state.js';

@@ -55,7 +55,22 @@ export function orderPlugins(entries: ResolvedEntry[]): ResolvedEntry[] {
       }
     }
   }
-  // Depth-first topological order, keeping the given order among independent plugins.
+  const providers = providersByService(entries);
+  for (const entry of entries) {
+    for (const service of entry.cls.manifest.requires ?? []) {
+      if (!providers.has(service)) {
+        throw new PluginLoadError(`plugin "${entry.cls.manifest.id}" requires the service "${service}", which no loaded plugin provides`);
+      }
+    }
+  }
+  // Depth-first topological order, keeping the given order among independent plugins. A plugin
+  // comes after the plugins it depends on and after every provider of the services it requires
+  // (several providers keep their given order: a later one, such as Redis, takes over a token).
+  const before = (entry: ResolvedEntry): ResolvedEntry[] => {
+    const { manifest } = entry.cls;
+    const services = (manifest.requires ?? []).flatMap((service) => providers.get(service)!.filter((p) => p !== entry));
+    return [...(manifest.dependsOn ?? []).map((dep) => byId.get(dep)!), ...services];
+  };
   const ordered: ResolvedEntry[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (entry: ResolvedEntry, chain: string[]) => {
@@ -65,12 +80,24 @@ export function orderPlugins(entries: ResolvedEntry[]): ResolvedEntry[] {
       throw new PluginLoadError(`plugin dependency cycle: ${[...chain, id].join(' -> ')}`);
     }
     state.set(id, 'visiting');
-    for (const dep of entry.cls.manifest.dependsOn ?? []) visit(byId.get(dep)!, [...chain, id]);
+    for (const dep of before(entry)) visit(dep, [...chain, id]);
     state.set(id, 'done');
     ordered.push(entry);
   };
   for (const entry of entries) visit(entry, []);
   return ordered;
+}
+
+function providersByService(entries: readonly ResolvedEntry[]): Map<string, ResolvedEntry[]> {
+  const providers = new Map<string, ResolvedEntry[]>();
+  for (const entry of entries) {
+    for (const service of entry.cls.manifest.provides ?? []) {
+      const list = providers.get(service) ?? [];
+      list.push(entry);
+      providers.set(service, list);
+    }
+  }
+  return providers;
 }
 
 export interface LoadContext {

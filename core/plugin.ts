@@ -15,6 +15,10 @@ export interface PluginManifest<O extends TSchema = TSchema> {
   readonly description?: string;
   /** Plugin ids that must be loaded (and are applied) before this one. */
   readonly dependsOn?: readonly string[];
+  /** Services this plugin implements (see `Services`); plugins requiring them are applied after it. */
+  readonly provides?: readonly string[];
+  /** Services this plugin needs (see `Services`); the boot stops when no loaded plugin provides one. */
+  readonly requires?: readonly string[];
   /** TypeBox schema of the options; defaults are applied, then the options are frozen. */
   readonly options?: O;
 }

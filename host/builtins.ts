@@ -8,6 +8,7 @@ type Loader = () => Promise<{ default: PluginClass }>;
 
 export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'store.sqlite': () => import('../plugins/store-sqlite/index.js'),
+  'store.postgres': () => import('../plugins/store-postgres/index.js'),
   'auth.api-key': () => import('../plugins/auth-api-key/index.js'),
   'state.memory': () => import('../plugins/state-memory/index.js'),
   'cache.store-memory': () => import('../plugins/cache-memory/index.js'),
@@ -85,6 +86,13 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
 };
 
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
-  default: Object.keys(BUILTIN_PLUGINS),
+  // One record store: store.postgres stands in for store.sqlite when GW_DATABASE_URL is set (presetPlugins).
+  default: Object.keys(BUILTIN_PLUGINS).filter((id) => id !== 'store.postgres'),
   none: [],
 };
+
+/** A preset's plugin ids for these settings: the PostgreSQL record store when a database URL is set. */
+export function presetPlugins(preset: readonly string[], settings: { databaseUrl?: string }): readonly string[] {
+  if (!settings.databaseUrl) return preset;
+  return preset.map((id) => (id === 'store.sqlite' ? 'store.postgres' : id));
+}

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PluginLoadError, type PluginClass, type PluginEntry, type ResolvedEntry } from '../core/index.js';
-import { BUILTIN_PLUGINS, PRESETS } from './builtins.js';
+import { BUILTIN_PLUGINS, PRESETS, presetPlugins } from './builtins.js';
 
 export interface Composition {
   preset?: string;
@@ -39,7 +39,10 @@ export async function readGatewayFile(file: string): Promise<{ composition: Comp
   return { composition: parsed as Composition, baseDir: dirname(resolve(file)) };
 }
 
-export async function resolveComposition(composition: Composition, baseDir = process.cwd()): Promise<ResolvedEntry[]> {
+/** `settings.databaseUrl` picks the record store of the preset (store.postgres instead of store.sqlite). */
+export async function resolveComposition(
+  composition: Composition, baseDir = process.cwd(), settings: { databaseUrl?: string } = {},
+): Promise<ResolvedEntry[]> {
   const presetName = composition.preset ?? 'default';
   const preset = PRESETS[presetName];
   if (!preset) throw new PluginLoadError(`unknown preset "${presetName}" (known: ${Object.keys(PRESETS).join(', ')})`);
@@ -57,7 +60,7 @@ export async function resolveComposition(composition: Composition, baseDir = pro
     if (id !== undefined && at === undefined) indexById.set(id, entries.length);
     entries.push(entry);
   };
-  for (const id of preset) {
+  for (const id of presetPlugins(preset, settings)) {
     if (!disabled.has(id)) add({ cls: await loadBuiltin(id), source: `preset:${presetName}` });
   }
   for (const entry of composition.plugins ?? []) {

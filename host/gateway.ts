@@ -42,7 +42,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const env = options.env ?? process.env;
   const settings: GatewaySettings = { ...settingsFromEnv(env), ...options.settings };
   const logger = options.logger ?? createLogger(settings.logLevel);
-  const plugins = await resolvePlugins(options, env);
+  const plugins = await resolvePlugins(options, env, settings);
   const runtime = await boot({ plugins, settings, logger });
   registerHealth(runtime);
   const state: NodeHandlerState = { draining: false };
@@ -57,11 +57,11 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   };
 }
 
-async function resolvePlugins(options: GatewayOptions, env: NodeJS.ProcessEnv) {
+async function resolvePlugins(options: GatewayOptions, env: NodeJS.ProcessEnv, settings: GatewaySettings) {
   if (options.plugins) return resolveComposition({ preset: 'none', plugins: options.plugins });
-  if (options.composition) return resolveComposition(options.composition);
+  if (options.composition) return resolveComposition(options.composition, undefined, settings);
   const file = options.configFile ?? env['GW_CONFIG'];
-  if (!file) return resolveComposition({});
+  if (!file) return resolveComposition({}, undefined, settings);
   const { composition, baseDir } = await readGatewayFile(file);
-  return resolveComposition(composition, baseDir);
+  return resolveComposition(composition, baseDir, settings);
 }

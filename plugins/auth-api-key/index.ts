@@ -8,7 +8,7 @@
  * without a relay (no Redis) other instances see it within `cacheTtlMs`.
  */
 import {
-  MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Tokens, Type,
+  Services, MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Tokens, Type,
   changesIn, type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { ApiKeyStore } from './key-store.js';
@@ -39,7 +39,7 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'auth.api-key',
     description: 'Gateway API keys: the check on every protected route, rotation, the key store',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records],
     options: Options,
   };
 
@@ -85,12 +85,12 @@ async function seedFirstKey(keys: ApiKeyStore, api: PluginApi<Options>): Promise
   if ((await keys.count()) > 0) return;
   const given = api.settings.bootstrapApiKey;
   if (given) {
-    await keys.insertOwnerKey(given, 'bootstrap');
-    api.logger.info('seeded the first API key from GW_BOOTSTRAP_API_KEY');
+    if (await keys.seedOwnerKey(given, 'bootstrap')) api.logger.info('seeded the first API key from GW_BOOTSTRAP_API_KEY');
     return;
   }
   const secret = generateSecret(api.settings.env['API_KEY_PREFIX'] ?? DEFAULT_PREFIX);
-  await keys.insertOwnerKey(secret, 'generated');
+  // Another instance starting at the same time may have seeded first: then there is nothing to show.
+  if (!(await keys.seedOwnerKey(secret, 'generated'))) return;
   // Shown once, on the console, never through the logger (log sinks keep lines for a long time).
   process.stdout.write(`gw: generated the first API key (organisation owner), shown only now: ${secret}\n`);
 }

@@ -5,7 +5,7 @@
  * Registered as Tokens.KeyStore; the admin plugins reach it through the container.
  */
 import {
-  isDateInRange, timeOrderedId,
+  isGatewayError, isDateInRange, timeOrderedId,
   type ApiKeyView, type Changes, type Clock, type Issued, type IssueOptions, type KeyFilter, type KeyPatch, type KeyStore, type NewKey, type Principal, type RecordStore, type RotationInput, type SecretBox,
 } from '../../core/index.js';
 import {
@@ -68,6 +68,26 @@ export class ApiKeyStore implements KeyStore {
     return id;
   }
 
+  /**
+   * Stores the first key (an organisation owner with `secret`) unless the store has a key already;
+   * true when it did. Instances booting together on one store seed exactly one key: the count and
+   * the insert are one transaction, serialised (SQLite takes its write lock at BEGIN IMMEDIATE;
+   * PostgreSQL locks the table against other writers, readers go on).
+   */
+  async seedOwnerKey(secret: string, name: string): Promise<boolean> {
+    return this.store.transaction(async (tx) => {
+      if (tx.dialect === 'postgres') await tx.run('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE');
+      const row = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys');
+      if ((row?.n ?? 0) > 0) return false;
+      const now = seconds(this.clock.now());
+      await tx.run(
+        'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, scopes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [timeOrderedId(), name, 'organisation-owner', hashKey(secret), DEFAULT_ORGANISATION_ID, '["*"]', now, now],
+      );
+      return true;
+    });
+  }
+
   /** The organisation of the first owner key: the organisation a fresh store starts with. */
   async ownerOrganisationId(): Promise<string | undefined> {
     const row = await this.store.get<{ organisation_id: string | null }>(
@@ -84,10 +104,17 @@ export class ApiKeyStore implements KeyStore {
     if (cached !== undefined) return cached;
     const generation = this.#cache.generation;
     let validUntilMs = Number.POSITIVE_INFINITY;
-    let row = await this.store.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`, [hash]);
-    if (!row) {
-      row = await this.store.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE previous_key_hash = ?`, [hash]);
-      validUntilMs = row?.previous_valid_until ? row.previous_valid_until * 1000 : 0;
+    let row: KeyRow | undefined;
+    try {
+      row = await this.store.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`, [hash]);
+      if (!row) {
+        row = await this.store.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE previous_key_hash = ?`, [hash]);
+        validUntilMs = row?.previous_valid_until ? row.previous_valid_until * 1000 : 0;
+      }
+    } catch (e) {
+      const stale = isGatewayError(e) && e.code === 'store_unavailable' ? this.#cache.stale(hash, now) : undefined;
+      if (stale) return stale;
+      throw e;
     }
     if (row?.expires_at) validUntilMs = Math.min(validUntilMs, row.expires_at * 1000);
     const usable = row !== undefined && row.status === 'active' && validUntilMs > now

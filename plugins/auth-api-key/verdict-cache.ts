@@ -3,6 +3,8 @@
  * are remembered briefly (bounded) so a flood of bad keys cannot hammer it either. An entry never
  * outlives the key's own validity (expiry, end of a transition window). Any change to a key clears
  * the cache; a generation counter keeps a lookup that raced with a change from storing a stale verdict.
+ * A verdict past its freshness stays until replaced: while the store cannot be reached, a key that
+ * was verified keeps working (until its own validity ends) instead of every request failing.
  */
 import type { Principal } from '../../core/index.js';
 
@@ -35,8 +37,14 @@ export class VerdictCache {
     const entry = this.#entries.get(hash);
     if (entry === undefined) return undefined;
     if (entry.freshUntilMs > nowMs && entry.validUntilMs > nowMs) return entry.principal;
-    this.#entries.delete(hash);
+    if (entry.validUntilMs <= nowMs) this.#entries.delete(hash);
     return undefined;
+  }
+
+  /** A verified principal no longer fresh but still valid at `nowMs`: what to use while the store is away. */
+  stale(hash: string, nowMs: number): Principal | undefined {
+    const entry = this.#entries.get(hash);
+    return entry?.principal && entry.validUntilMs > nowMs ? entry.principal : undefined;
   }
 
   /** Stores a verdict read at `generation`, unless a change happened meanwhile. */

@@ -6,7 +6,7 @@
  * secret box.
  */
 import {
-  DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, systemClock, Tokens, Type,
+  Services, DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, systemClock, Tokens, Type,
   type Clock, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { BatchManager } from './manager.js';
@@ -42,7 +42,7 @@ export default class BatchesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.batches',
     description: 'Batches: forwarded to the provider or run by the gateway',
-    dependsOn: ['store.sqlite', 'feature.files', 'security.secret-box'],
+    requires: [Services.Records, Services.Files], dependsOn: ['security.secret-box'],
     options: Options,
   };
 

@@ -2,7 +2,7 @@
  * cache.store-memory: response-cache entries in process memory (one instance), registered as
  * Tokens.CacheStore. A Redis store plugin loaded after it takes over the token.
  */
-import { Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { Services, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { MemoryCacheStore } from './memory-store.js';
 
 const Options = Type.Object({
@@ -15,7 +15,7 @@ const Options = Type.Object({
 }, { additionalProperties: false });
 
 export default class MemoryCacheStorePlugin implements Plugin<Static<typeof Options>> {
-  static readonly manifest = { id: 'cache.store-memory', description: 'Response-cache entries in process memory', options: Options };
+  static readonly manifest = { id: 'cache.store-memory', description: 'Response-cache entries in process memory', provides: [Services.Cache], options: Options };
   #store?: MemoryCacheStore;
 
   apply(api: PluginApi<Static<typeof Options>>): void {

@@ -22,7 +22,7 @@
  * Targets without `cache`, and passthrough targets, are not wrapped at all.
  */
 import {
-  MAX_TIMER_MS, rateLimitedWarning, Stage, Tokens, Type, WrapStage, type CacheStore, type Plugin, type StateStore, type PluginApi, type Static,
+  Services, MAX_TIMER_MS, rateLimitedWarning, Stage, Tokens, Type, WrapStage, type CacheStore, type Plugin, type StateStore, type PluginApi, type Static,
 } from '../../core/index.js';
 import { STATUS_HEADER, NAMESPACE_HEADER, REFRESH_HEADER } from './headers.js';
 import { commitPending } from './commit.js';
@@ -59,7 +59,7 @@ const Options = Type.Object({
 export type CacheOptions = Static<typeof Options>;
 
 export default class CachePlugin implements Plugin<CacheOptions> {
-  static readonly manifest = { id: 'cache.core', description: 'Response cache per target (cache.mode, max_age, x-gw-cache-*)', options: Options };
+  static readonly manifest = { id: 'cache.core', description: 'Response cache per target (cache.mode, max_age, x-gw-cache-*)', requires: [Services.Cache], options: Options };
 
   readonly #flights = new InFlight();
 

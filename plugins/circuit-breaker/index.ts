@@ -11,7 +11,7 @@
  * are announced on the invalidation bus (topic `circuits`, id `<identity>@<opened at ms>`, or
  * `<identity>@` when closed), so every instance sharing a relay follows at once.
  */
-import { Tokens, WrapStage, changesIn, type Plugin, type PluginApi, type StateStore } from '../../core/index.js';
+import { Services, Tokens, WrapStage, changesIn, type Plugin, type PluginApi, type StateStore } from '../../core/index.js';
 import { BreakerTable } from './table.js';
 
 export const CIRCUITS_TOPIC = 'circuits';
@@ -22,7 +22,7 @@ export const MAX_COOLDOWN_MS = 24 * 60 * 60_000;
 const STORE_WARNING_INTERVAL_MS = 10_000;
 
 export default class CircuitBreakerPlugin implements Plugin {
-  static readonly manifest = { id: 'policy.circuit-breaker', description: 'Circuit breaker per target (cb_config)' };
+  static readonly manifest = { id: 'policy.circuit-breaker', description: 'Circuit breaker per target (cb_config)', requires: [Services.State] };
 
   apply(api: PluginApi): void {
     if (!api.container.isRegistered(Tokens.StateStore, true)) {

@@ -8,7 +8,7 @@
  * Stored configs are cached in memory (cache.ts); a write on any instance clears every instance's cache.
  */
 import {
-  DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
+  Services, DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
 import { ConfigRepo } from './repo.js';
@@ -32,7 +32,7 @@ export default class ConfigsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'admin.configs',
     description: 'Stored, versioned route configs: /v1/configs, and their ids in x-gw-config',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records],
     options: Options,
   };
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import {
-  Tokens, Type, type Kernel, type Plugin, type PluginApi, type RecordStore, type Static, type Transport,
+  Services, Tokens, Type, type Kernel, type Plugin, type PluginApi, type RecordStore, type Static, type Transport,
 } from '../../core/index.js';
 import { DiskFileService } from './disk-store.js';
 import { filesRoutes } from './routes.js';
@@ -29,7 +29,7 @@ export default class FilesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.files',
     description: 'Files: multipart uploads stored on disk or forwarded to the provider',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records], provides: [Services.Files],
     options: Options,
   };
 

@@ -4,7 +4,7 @@
  * may name a stored guardrail by id (or slug) instead of spelling it out, e.g.
  * `input_guardrails: ["gr-pii"]`. The store answers from memory (catalogue.ts).
  */
-import { MAX_TIMER_MS, GUARDRAIL_STORE, Tokens, Type, changesIn, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { Services, MAX_TIMER_MS, GUARDRAIL_STORE, Tokens, Type, changesIn, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { GuardrailCatalogue } from './catalogue.js';
 import { GuardrailRepo } from './repo.js';
 import { registerRoutes } from './routes.js';
@@ -21,7 +21,7 @@ export default class GuardrailStorePlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'admin.guardrails',
     description: 'Stored guardrails: /v1/guardrails, referenced by id from guardrail arrays',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records],
     options: Options,
   };
 

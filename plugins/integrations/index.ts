@@ -9,7 +9,7 @@
  * memory: every integration is held in memory, credentials are opened on first use per revision.
  * Other plugins read integrations through `Symbol.for('gw.Integrations')` (service.ts).
  */
-import { MAX_TIMER_MS, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../core/index.js';
+import { Services, MAX_TIMER_MS, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../core/index.js';
 import { ControlPlaneServices } from './access.js';
 import { IntegrationCatalogue } from './catalogue.js';
 import { CredentialCache, envSecretSource, type SecretSource } from './credentials.js';
@@ -40,7 +40,7 @@ export default class IntegrationsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'admin.integrations',
     description: 'Stored provider credentials: /v1/integrations, @slug and virtual keys in requests',
-    dependsOn: ['store.sqlite', 'security.secret-box'],
+    requires: [Services.Records], dependsOn: ['security.secret-box'],
     options: Options,
   };
 

@@ -12,7 +12,7 @@
  * client body's `variables` (then removed), and the client's own fields win over the template's.
  * Prompts belong to the caller's organisation.
  */
-import { MAX_TIMER_MS, dispatchInference, changesIn,
+import { Services, MAX_TIMER_MS, dispatchInference, changesIn,
   Errors, JsonPayload, objectBody, queryVersion, Stage, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
@@ -45,7 +45,7 @@ export default class PromptsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.prompts',
     description: 'Versioned prompt templates: store, render, and prompt_id in configs',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records],
     options: Options,
   };
 

@@ -16,7 +16,7 @@ const MIGRATIONS = [
     prompt_id TEXT NOT NULL,
     version INTEGER NOT NULL,
     template TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
+    created_at BIGINT NOT NULL, -- was INTEGER: the same 64-bit affinity on SQLite; 32-bit on PostgreSQL
     PRIMARY KEY (organisation_id, prompt_id, version)
   )`,
 ];

@@ -12,7 +12,7 @@
  * so several instances share one exact limit).
  */
 import {
-  MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
+  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
   changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
@@ -40,7 +40,7 @@ export default class RateLimitsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'policy.rate-limits',
     description: 'Rate-limit policies: /v1/policies/rate-limits, enforced before routing',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records, Services.State],
     options: Options,
   };
 

@@ -10,7 +10,7 @@
  * reconnecting in the background. The client is closed at shutdown.
  */
 import type { Redis } from 'ioredis';
-import { changesIn, MAX_TIMER_MS, rateLimitedWarning, Tokens, Type, type Changes, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { Services, changesIn, MAX_TIMER_MS, rateLimitedWarning, Tokens, Type, type Changes, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { RedisCacheStore } from './cache-store.js';
 import { RedisChangeRelay } from './change-relay.js';
 import { closeClient, createRedisClient, waitReady } from './client.js';
@@ -29,7 +29,9 @@ const Options = Type.Object({
 export type RedisPluginOptions = Static<typeof Options>;
 
 export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
-  static readonly manifest = { id: 'store.redis', description: 'Cache and state stores in Redis (GW_REDIS_URL)', options: Options };
+  static readonly manifest = {
+    id: 'store.redis', description: 'Cache and state stores in Redis (GW_REDIS_URL)', provides: [Services.State, Services.Cache], options: Options,
+  };
   #client?: Redis;
   #subscriber?: Redis;
   #changes?: Changes;

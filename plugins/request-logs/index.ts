@@ -15,7 +15,7 @@
  * Service `Symbol.for('gw.RequestLogs')` (service.ts) serves analytics and metrics.
  */
 import {
-  MAX_TIMER_MS, Stage, StringEnum, Tokens, Type, WrapStage,
+  Services, MAX_TIMER_MS, Stage, StringEnum, Tokens, Type, WrapStage,
   type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { captureOf, keepTail, timeCalls } from './capture.js';
@@ -59,7 +59,7 @@ export default class RequestLogsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'observe.logs',
     description: 'Request logs in the record store: batched, bounded, with retention and /v1/logs routes',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records],
     options: Options,
   };
 

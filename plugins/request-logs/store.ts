@@ -36,10 +36,15 @@ export class LogStore {
     while (at < rows.length) {
       const n = largestPowerOfTwo(rows.length - at);
       const params: unknown[] = [];
-      for (let i = at; i < at + n; i++) for (const value of rows[i]!) params.push(value);
+      for (let i = at; i < at + n; i++) for (const value of rows[i]!) params.push(this.#storable(value));
       await this.store.run(this.#sql(n), params);
       at += n;
     }
+  }
+
+  /** PostgreSQL text cannot hold U+0000: a logged body or header keeps the rest of its text. */
+  #storable(value: unknown): unknown {
+    return this.store.dialect === 'postgres' && typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
   }
 
   #sql(rows: number): string {
@@ -76,7 +81,8 @@ export class LogStore {
     for (;;) {
       const { changes } = await this.store.run(
         'DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < ? LIMIT ?)',
-        [cutoff, SWEEP_CHUNK],
+        // Whole ms: PostgreSQL will not compare a BIGINT column with a fraction given as its parameter.
+        [Math.floor(cutoff), SWEEP_CHUNK],
       );
       total += changes;
       if (changes < SWEEP_CHUNK) return total;

@@ -16,7 +16,7 @@
  * context window (context-window.ts): `truncation: disabled` (default) over the window is a 400,
  * `auto` drops the oldest items until it fits.
  */
-import { MAX_TIMER_MS, dispatchInference,
+import { Services, MAX_TIMER_MS, dispatchInference,
   Errors, GatewayError, JsonPayload, nowSeconds, objectBody, SSE_HEADERS, Tokens, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static, type Transport,
 } from '../../core/index.js';
@@ -73,7 +73,7 @@ export default class ResponsesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.responses',
     description: 'Responses API (native or through chat) with stored responses',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records],
     options: Options,
   };
   #lease?: WorkerLease;

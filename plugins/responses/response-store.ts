@@ -12,7 +12,7 @@ const MIGRATIONS = [
     id TEXT PRIMARY KEY,
     organisation_id TEXT NOT NULL,
     workspace_id TEXT,
-    created_at INTEGER NOT NULL,
+    created_at BIGINT NOT NULL, -- was INTEGER: the same 64-bit affinity on SQLite; 32-bit on PostgreSQL
     status TEXT NOT NULL,
     previous_response_id TEXT,
     input TEXT NOT NULL,

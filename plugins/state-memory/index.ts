@@ -1,9 +1,9 @@
 /** state.memory: shared state in process memory (one instance). Registered as Tokens.StateStore. */
-import { Tokens, type Plugin, type PluginApi } from '../../core/index.js';
+import { Services, Tokens, type Plugin, type PluginApi } from '../../core/index.js';
 import { MemoryStateStore } from './memory-state.js';
 
 export default class MemoryStatePlugin implements Plugin {
-  static readonly manifest = { id: 'state.memory', description: 'Shared state in process memory' };
+  static readonly manifest = { id: 'state.memory', description: 'Shared state in process memory', provides: [Services.State] };
   #store?: MemoryStateStore;
 
   apply(api: PluginApi): void {

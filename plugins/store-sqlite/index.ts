@@ -1,6 +1,6 @@
 /** store.sqlite: the embedded record store under GW_DATA_DIR, registered as Tokens.RecordStore. */
 import { join } from 'node:path';
-import { Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { Services, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { SqliteStore } from './sqlite-store.js';
 
 const Options = Type.Object({
@@ -9,7 +9,9 @@ const Options = Type.Object({
 }, { additionalProperties: false });
 
 export default class SqliteStorePlugin implements Plugin<Static<typeof Options>> {
-  static readonly manifest = { id: 'store.sqlite', description: 'Embedded SQLite record store (WAL)', options: Options };
+  static readonly manifest = {
+    id: 'store.sqlite', description: 'Embedded SQLite record store (WAL)', provides: [Services.Records], options: Options,
+  };
   #store?: SqliteStore;
 
   apply(api: PluginApi<Static<typeof Options>>): void {

@@ -12,7 +12,7 @@
  * Registers `Symbol.for('gw.Pricing')` for the logs.
  */
 import {
-  MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
+  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
   changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
 } from '../../core/index.js';
 import { Budgets, type IntegrationPricing } from './budget.js';
@@ -50,7 +50,7 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'policy.usage-limits',
     description: 'Usage limits (budgets on cost or tokens): /v1/policies/usage-limits, enforced before routing',
-    dependsOn: ['store.sqlite'],
+    requires: [Services.Records, Services.State],
     options: Options,
   };
 

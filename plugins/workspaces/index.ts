@@ -4,7 +4,7 @@
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
  * OrgSettings and Directory services (services.ts) for other plugins.
  */
-import { MAX_TIMER_MS, timeOrderedId, Tokens, Type, changesIn, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
+import { Services, MAX_TIMER_MS, timeOrderedId, Tokens, Type, changesIn, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../core/index.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
@@ -31,7 +31,7 @@ export default class WorkspacesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'admin.workspaces',
     description: 'Workspaces, users, memberships and organisation settings; the OrgSettings and Directory services',
-    dependsOn: ['store.sqlite', 'auth.api-key', 'security.secret-box'],
+    requires: [Services.Records], dependsOn: ['auth.api-key', 'security.secret-box'],
     options: Options,
   };
 
@@ -77,8 +77,5 @@ async function seedOrganisation(repo: WorkspaceRepo, keys: KeyStore): Promise<vo
   if ((await repo.organisations()).length > 0) return;
   const organisationId = (await keys.ownerOrganisationId()) ?? timeOrderedId();
   const now = new Date().toISOString();
-  await repo.insertOrganisation(organisationId, 'Default organisation', now);
-  await repo.insertWorkspace({
-    id: timeOrderedId(), organisation_id: organisationId, slug: 'default', name: 'Default workspace', description: null, is_default: 1, created_at: now,
-  });
+  await repo.seedOrganisation(organisationId, 'Default organisation', timeOrderedId(), now);
 }

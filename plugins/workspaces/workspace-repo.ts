@@ -43,6 +43,19 @@ export class WorkspaceRepo {
     );
   }
 
+  /**
+   * The first organisation and its default workspace, unless there already (instances booting
+   * together on one store each try: the first one's rows stand, the others' inserts do nothing).
+   */
+  async seedOrganisation(id: string, name: string, workspaceId: string, now: string): Promise<void> {
+    await this.store.run('INSERT INTO organisations (id, name, created_at, last_updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING', [id, name, now, now]);
+    await this.store.run(
+      'INSERT INTO workspaces (id, organisation_id, slug, name, description, is_default, created_at, last_updated_at) '
+      + "VALUES (?, ?, 'default', 'Default workspace', NULL, 1, ?, ?) ON CONFLICT (organisation_id, slug) DO NOTHING",
+      [workspaceId, id, now, now],
+    );
+  }
+
   async insertOrganisation(id: string, name: string, now: string): Promise<void> {
     await this.store.run('INSERT INTO organisations (id, name, created_at, last_updated_at) VALUES (?, ?, ?, ?)', [id, name, now, now]);
   }

@@ -89,13 +89,64 @@ describe('plugin loader', () => {
     }
   });
 
-  it('fails when a built-in plugin depends on one that is disabled', async () => {
+  it('fails when the record store is disabled, naming the service and the first plugin that needs it', async () => {
     try {
       await createGateway({ composition: { disable: ['store.sqlite'] }, env: { GW_DATA_DIR: join(tmpdir(), 'gw-x') }, logger: silent });
       expect.fail('should have failed');
     } catch (e) {
-      expect((e as Error).message).to.equal('plugin "auth.api-key" depends on "store.sqlite", which is not loaded');
+      expect(e).to.be.instanceOf(PluginLoadError);
+      expect((e as Error).message).to.equal('plugin "auth.api-key" requires the service "records", which no loaded plugin provides');
     }
+  });
+
+  describe('services (provides / requires)', () => {
+    const service = (id: string, manifest: { provides?: string[]; requires?: string[]; dependsOn?: string[] }) =>
+      definePlugin({ id, ...manifest, apply: () => undefined });
+    const ids = (entries: ResolvedEntry[]) => entries.map((e) => e.cls.manifest.id);
+
+    it('applies a plugin after the provider of a service it requires, wherever the provider is listed', () => {
+      const ordered = orderPlugins([
+        entry(service('feature.a', { requires: ['records'] })),
+        entry(service('other.b', {})),
+        entry(service('store.x', { provides: ['records'] })),
+      ]);
+      expect(ids(ordered)).to.deep.equal(['store.x', 'feature.a', 'other.b']);
+    });
+
+    it('applies a plugin after every provider of a service, keeping their order so the last one takes over', () => {
+      const ordered = orderPlugins([
+        entry(service('policy.a', { requires: ['state'] })),
+        entry(service('state.memory', { provides: ['state'] })),
+        entry(service('store.redis', { provides: ['state', 'cache'] })),
+      ]);
+      expect(ids(ordered)).to.deep.equal(['state.memory', 'store.redis', 'policy.a']);
+    });
+
+    it('fails when no loaded plugin provides a required service, naming the service and who needs it', () => {
+      expect(() => orderPlugins([entry(service('feature.a', { requires: ['records'] })), entry(service('state.memory', { provides: ['state'] }))]))
+        .to.throw(PluginLoadError, 'plugin "feature.a" requires the service "records", which no loaded plugin provides');
+    });
+
+    it('fails on a cycle made through a service', () => {
+      expect(() => orderPlugins([
+        entry(service('store.x', { provides: ['records'], dependsOn: ['feature.a'] })),
+        entry(service('feature.a', { requires: ['records'] })),
+      ])).to.throw(PluginLoadError, /dependency cycle: store\.x -> feature\.a -> store\.x/);
+    });
+
+    it('lets a provider require a service it provides itself without a cycle', () => {
+      expect(ids(orderPlugins([entry(service('store.x', { provides: ['records'], requires: ['records'] }))]))).to.deep.equal(['store.x']);
+    });
+
+    it('has no built-in plugin depending on a store plugin by id (they require services)', async () => {
+      const { BUILTIN_PLUGINS } = await import('../../host/builtins.js');
+      const named: string[] = [];
+      for (const [id, load] of Object.entries(BUILTIN_PLUGINS)) {
+        const { manifest } = (await load()).default;
+        if ((manifest.dependsOn ?? []).some((dep) => dep.startsWith('store.'))) named.push(id);
+      }
+      expect(named).to.deep.equal([]);
+    });
   });
 
   describe('a user plugin from a file path', () => {

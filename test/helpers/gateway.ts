@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createGateway, serve, type Gateway, type GatewaySettings, type Logger, type PluginEntry, type ServeOptions } from '../../host/index.js';
 import type { Composition } from '../../host/compose.js';
 import type { MockOpenAI } from '../fixtures/mock-openai.js';
+import { onPostgres, schemaOfDataDir, type TestSchema } from './pg-schema.js';
 
 export const TEST_API_KEY = 'gw-test-key';
 
@@ -34,12 +35,25 @@ export interface StartOptions {
 
 export async function startGateway(options: StartOptions = {}): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-test-'));
-  const gateway = await createGateway({
-    composition: options.composition ?? { plugins: options.plugins ?? [] },
-    env: { GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent', ...options.env },
-    settings: options.settings,
-    logger: options.logger,
-  });
+  // On the PostgreSQL pass, a gateway given no database gets the schema of its data folder: its own
+  // (dropped when it stops), or the one of a folder the test shares between gateways.
+  const sharedDir = options.settings?.dataDir ?? options.env?.['GW_DATA_DIR'];
+  const schema = onPostgres() && !options.env?.['GW_DATABASE_URL'] && !options.settings?.databaseUrl
+    ? await schemaOfDataDir(sharedDir ?? dataDir)
+    : undefined;
+  const ownSchema = sharedDir === undefined ? schema : undefined;
+  let gateway: Gateway;
+  try {
+    gateway = await createGateway({
+      composition: onPostgres() ? onPostgresStore(options.composition ?? { plugins: options.plugins ?? [] }) : options.composition ?? { plugins: options.plugins ?? [] },
+      env: { GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent', ...schemaEnv(schema), ...options.env },
+      settings: options.settings,
+      logger: options.logger,
+    });
+  } catch (e) {
+    await cleanUp(dataDir, ownSchema);
+    throw e;
+  }
   const running = await serve(gateway, { port: 0, host: '127.0.0.1', shutdownTimeoutMs: 2000, ...options.serve });
   return {
     url: running.url,
@@ -47,9 +61,28 @@ export async function startGateway(options: StartOptions = {}): Promise<TestGate
     dataDir,
     stop: async () => {
       await running.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await cleanUp(dataDir, ownSchema);
     },
   };
+}
+
+function schemaEnv(schema: TestSchema | undefined): Record<string, string> {
+  return schema ? { GW_DATABASE_URL: schema.url } : {};
+}
+
+/** A composition naming the SQLite store explicitly names the PostgreSQL one instead. */
+function onPostgresStore(composition: Composition): Composition {
+  const swap = (entry: PluginEntry): PluginEntry => {
+    if (entry === 'store.sqlite') return 'store.postgres';
+    if (typeof entry === 'object' && entry.use === 'store.sqlite') return { use: 'store.postgres' };
+    return entry;
+  };
+  return { ...composition, plugins: composition.plugins?.map(swap) };
+}
+
+async function cleanUp(dataDir: string, schema: TestSchema | undefined): Promise<void> {
+  await rm(dataDir, { recursive: true, force: true });
+  await schema?.drop();
 }
 
 /** Direct-mode headers pointing the gateway at a mock OpenAI provider. */

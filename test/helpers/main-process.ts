@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { TEST_API_KEY } from './gateway.js';
+import { onPostgres, schemaOfDataDir } from './pg-schema.js';
 
 export interface MainProcess {
   child: ChildProcess;
@@ -15,7 +16,10 @@ export interface MainProcess {
 
 /** Starts main.js with `args` and `env` added to this process's environment; resolves once it listens. */
 export async function spawnMain(args: string[], env: Record<string, string>): Promise<MainProcess> {
-  const child = spawn(process.execPath, ['dist/host/main.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The child uses a database only when told: GW_DATABASE_URL of the test run itself is for the PostgreSQL pass.
+  const child = spawn(process.execPath, ['dist/host/main.js', ...args], {
+    env: { ...process.env, GW_DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr!.on('data', (d) => (output += d));
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -29,7 +33,8 @@ export async function spawnMain(args: string[], env: Record<string, string>): Pr
   return { child, url, output: () => output };
 }
 
-/** A gateway from a gateway file on a data folder, with the test key, silent. */
-export function startMain(dataDir: string, gatewayFile: string): Promise<MainProcess> {
-  return spawnMain(['--config', gatewayFile], { PORT: '0', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent' });
+/** A gateway from a gateway file on a data folder (on the PostgreSQL pass, that folder's schema), with the test key, silent. */
+export async function startMain(dataDir: string, gatewayFile: string): Promise<MainProcess> {
+  const database: Record<string, string> = onPostgres() ? { GW_DATABASE_URL: (await schemaOfDataDir(dataDir)).url } : {};
+  return spawnMain(['--config', gatewayFile], { PORT: '0', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent', ...database });
 }

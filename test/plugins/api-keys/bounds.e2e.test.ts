@@ -2,10 +2,9 @@
  * Absurd durations on the key routes: refused with a 400 naming the field and its bounds before
  * anything is written, so one request cannot leave a date that breaks the organisation's key list.
  */
-import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { join } from 'node:path';
 import { createKey, DAY, startControlPlane, type ControlPlane } from './helpers.js';
+import { withRecords } from '../../helpers/records.js';
 
 const TWO_TO_53 = 2 ** 53;
 const TEN_YEARS_SECONDS = 10 * 365 * 24 * 3600;
@@ -105,13 +104,10 @@ describe('admin.api-keys: a date stored before the bounds existed', () => {
 
   it('shows as null instead of making the whole list a 500', async () => {
     const created = await createKey(cp, { name: 'legacy', type: 'organisation-service' });
-    const db = new Database(join(cp.gw.dataDir, 'gw.db'));
-    try {
-      // What a rotation with a 2^53 ms window stored before: seconds far past year 275760.
-      db.prepare('UPDATE api_keys SET previous_valid_until = ?, previous_key_hash = ? WHERE id = ?').run(Math.ceil(TWO_TO_53 / 1000), 'legacy-hash', created.id);
-    } finally {
-      db.close();
-    }
+    // What a rotation with a 2^53 ms window stored before: seconds far past year 275760.
+    await withRecords(cp.gw.dataDir, (records) => records.run(
+      'UPDATE api_keys SET previous_valid_until = ?, previous_key_hash = ? WHERE id = ?', [Math.ceil(TWO_TO_53 / 1000), 'legacy-hash', created.id],
+    ));
     const list = await cp.owner.get('/v1/api-keys');
     expect(list.status, list.text).to.equal(200);
     const legacy = list.json.data.find((k: { id: string }) => k.id === created.id);

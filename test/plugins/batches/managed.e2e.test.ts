@@ -4,12 +4,12 @@
  * routing and retries applied to lines, cancel mid-run, list pagination, secrets at rest.
  */
 import { expect } from 'chai';
-import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { join } from 'node:path';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { addKey, call, chatLines, parseJsonl, startFeatureGateway, until, upload } from '../files/helpers.js';
+import { openRecords } from '../../helpers/records.js';
 
 const TERMINAL = ['completed', 'failed', 'expired', 'cancelled'];
 
@@ -230,16 +230,16 @@ describe('feature.batches: gateway-managed batches', () => {
     it('keeps the stored config encrypted at rest', async () => {
       const created = await create(immediate((await upload(gw.url, chatLines(1))).id), { ...direct, authorization: 'Bearer sk-very-secret-provider-key' });
       await finished(created.json.id);
-      const db = new Database(join(gw.dataDir, 'gw.db'), { readonly: true });
+      const db = await openRecords(gw.dataDir);
       try {
-        const row = db.prepare('SELECT sealed FROM batches WHERE id = ?').get(created.json.id) as { sealed: string };
+        const row = (await db.get<{ sealed: string }>('SELECT sealed FROM batches WHERE id = ?', [created.json.id]))!;
         expect(row.sealed).to.match(/^v1:/);
         expect(row.sealed).not.to.contain('sk-very-secret');
-        const dump = JSON.stringify(db.prepare('SELECT * FROM batches').all());
+        const dump = JSON.stringify(await db.all('SELECT * FROM batches'));
         expect(dump).not.to.contain('sk-very-secret');
         expect(dump).not.to.contain(TEST_API_KEY);
       } finally {
-        db.close();
+        await db.close();
       }
     });
   });

@@ -4,7 +4,6 @@
  * folder. The batch resumes and completes: every line is in the output exactly once.
  */
 import { expect } from 'chai';
-import Database from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { call, chatLines, parseJsonl, until, upload } from '../files/helpers.js';
 import { startMain } from '../../helpers/main-process.js';
+import { withRecords } from '../../helpers/records.js';
 
 const LINES = 200;
 const CONCURRENCY = 8;
@@ -60,10 +60,10 @@ describe('feature.batches: restart after a crash (kill -9)', function () {
     await once(first.child, 'exit');
 
     // Killed mid-run: the store holds some finished lines, not all.
-    const db = new Database(join(dataDir, 'gw.db'), { readonly: true });
-    const before = db.prepare('SELECT status, completed FROM batches WHERE id = ?').get(id) as { status: string; completed: number };
-    const rows = (db.prepare('SELECT COUNT(*) AS n FROM batch_lines WHERE batch_id = ?').get(id) as { n: number }).n;
-    db.close();
+    const { before, rows } = await withRecords(dataDir, async (db) => ({
+      before: (await db.get<{ status: string; completed: number }>('SELECT status, completed FROM batches WHERE id = ?', [id]))!,
+      rows: (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM batch_lines WHERE batch_id = ?', [id]))!.n,
+    }));
     expect(before.status).to.equal('in_progress');
     expect(rows).to.be.within(50, LINES - 1);
     const requestsAtCrash = mock.requests.length;

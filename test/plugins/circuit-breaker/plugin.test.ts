@@ -30,8 +30,9 @@ function target(fields: Record<string, unknown>): Target {
 }
 
 describe('circuit-breaker: plugin', () => {
-  it('declares no dependency (any plugin providing the StateStore token will do)', () => {
+  it('depends on no plugin, only on the state service (any plugin providing it will do)', () => {
     expect(CircuitBreakerPlugin.manifest).to.not.have.property('dependsOn');
+    expect(CircuitBreakerPlugin.manifest.requires).to.deep.equal(['state']);
     expect(CircuitBreakerPlugin.manifest.id).to.equal('policy.circuit-breaker');
   });
 

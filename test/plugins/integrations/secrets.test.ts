@@ -4,7 +4,6 @@
  * another secret key says clearly why it cannot use them.
  */
 import { expect } from 'chai';
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -19,6 +18,7 @@ import { AesGcmSecretBox } from '../../../plugins/secret-box/secret-box.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { CHAT_BODY, postJson, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { ADMIN_PLUGINS, as, call, chatHeaders, lastKey, openaiIntegration, SECRET_KEY, startAdminGateway } from './harness.js';
+import { openRecords, withRecords } from '../../helpers/records.js';
 
 const KEY = 'sk-proj-Zq7XvT3mK9wR2bN8cL4hF6dJ1sA0eYuP';
 const SECRET = 'aws/secret+Access/Key0123456789EXAMPLE';
@@ -44,19 +44,21 @@ describe('admin.integrations: credentials at rest and in answers', () => {
   });
 
   it('stores only sealed credentials: the database files never hold the key', async () => {
-    const db = new Database(join(gw.dataDir, 'gw.db'), { readonly: true });
+    const db = await openRecords(gw.dataDir);
     try {
-      const row = db.prepare('SELECT credentials, masks, configurations FROM integrations WHERE slug = ?').get('sealed') as Record<string, string>;
+      const row = (await db.get<Record<string, string>>('SELECT credentials, masks, configurations FROM integrations WHERE slug = ?', ['sealed']))!;
       expect(row['credentials']).to.match(/^v1:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/);
       expect(row['credentials']).not.to.contain(KEY).and.not.to.contain(Buffer.from(KEY).toString('base64url'));
       expect(JSON.parse(row['masks']!)).to.deep.equal({ key: '********' + KEY.slice(-4), configurations: {} });
       expect(JSON.parse(row['configurations']!)).to.deep.equal({ custom_host: `${mock.url}/v1` });
-      const cloud = db.prepare('SELECT credentials, configurations FROM integrations WHERE slug = ?').get('cloud') as Record<string, string>;
+      const cloud = (await db.get<Record<string, string>>('SELECT credentials, configurations FROM integrations WHERE slug = ?', ['cloud']))!;
       expect(JSON.stringify(cloud)).not.to.contain(SECRET);
       expect(JSON.parse(cloud['configurations']!)).to.deep.equal({ cloudA_region: 'us-east-1' });
+      expect(JSON.stringify(await db.all('SELECT * FROM integrations'))).not.to.contain(KEY);
     } finally {
-      db.close();
+      await db.close();
     }
+    // On the PostgreSQL pass the folder holds no database file: the rows above are what is at rest.
     for (const file of ['gw.db', 'gw.db-wal']) {
       const path = join(gw.dataDir, file);
       if (!existsSync(path)) continue;
@@ -68,9 +70,7 @@ describe('admin.integrations: credentials at rest and in answers', () => {
 
   it('binds the sealed value to its integration: copied onto another row it does not open', async () => {
     const box = new AesGcmSecretBox(Buffer.from(SECRET_KEY, 'base64'));
-    const db = new Database(join(gw.dataDir, 'gw.db'), { readonly: true });
-    const sealed = (db.prepare('SELECT credentials FROM integrations WHERE id = ?').get(id) as { credentials: string }).credentials;
-    db.close();
+    const sealed = (await withRecords(gw.dataDir, (db) => db.get<{ credentials: string }>('SELECT credentials FROM integrations WHERE id = ?', [id])))!.credentials;
     expect(JSON.parse(box.decrypt(sealed, `integration:${id}`))).to.deep.equal({ key: KEY });
     expect(() => box.decrypt(sealed, 'integration:another-id')).to.throw(/wrong key or tampered/);
   });

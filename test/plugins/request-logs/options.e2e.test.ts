@@ -1,12 +1,11 @@
 /** observe.logs options: recorded bodies (redacted, capped), retention, which routes are logged, bad options. */
 import { expect } from 'chai';
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { CHAT_BODY, postJson, startGateway, type TestGateway } from '../../helpers/gateway.js';
 import RequestLogsPlugin from '../../../plugins/request-logs/index.js';
 import { getJson, logService, mockHeaders, startObserved, until } from './harness.js';
+import { withRecords } from '../../helpers/records.js';
 
 describe('observe.logs options', () => {
   let mock: MockOpenAI;
@@ -116,12 +115,7 @@ describe('observe.logs options', () => {
       for (let i = 0; i < 3; i++) await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, mockHeaders(mock));
       expect(logService(gw).stats()).to.include({ queued: 3, written: 0 });
       await gw.gateway.close();
-      const db = new Database(join(gw.dataDir, 'gw.db'), { readonly: true });
-      try {
-        expect(db.prepare('SELECT COUNT(*) AS n FROM request_logs').get()).to.deep.equal({ n: 3 });
-      } finally {
-        db.close();
-      }
+      expect(await withRecords(gw.dataDir, (db) => db.get('SELECT COUNT(*) AS n FROM request_logs'))).to.deep.equal({ n: 3 });
     } finally {
       await gw.stop();
     }

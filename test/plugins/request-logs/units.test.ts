@@ -148,7 +148,7 @@ describe('observe.logs storage units', () => {
   it('writes a batch as multi-row INSERTs of power-of-two sizes, reusing their texts', async () => {
     const statements: { sql: string; params: readonly unknown[] }[] = [];
     const store = {
-      kind: 'fake', migrate: async () => {}, get: async () => undefined, all: async () => [], writable: async () => true,
+      kind: 'fake', dialect: 'sqlite' as const, migrate: async () => {}, transaction: async () => { throw new Error('unused'); }, get: async () => undefined, all: async () => [], writable: async () => true,
       run: async (sql: string, params: readonly unknown[] = []) => {
         statements.push({ sql, params });
         return { changes: 0 };

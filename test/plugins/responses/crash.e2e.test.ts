@@ -5,7 +5,6 @@
  * gone, a live instance or the next one to start reports the record failed (server_error).
  */
 import { expect } from 'chai';
-import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,19 +15,16 @@ import ResponsesPlugin from '../../../plugins/responses/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { startMain } from '../../helpers/main-process.js';
+import { withRecords } from '../../helpers/records.js';
 
 /** Short for the test, yet long enough that a busy machine stalling the gateway process does not lose its lease. */
 const LEASE_MS = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The ids of the unfinished records, read from the database file itself. */
-function inProgressIds(dataDir: string): string[] {
-  const db = new Database(join(dataDir, 'gw.db'), { readonly: true });
-  try {
-    return (db.prepare("SELECT id FROM stored_responses WHERE status = 'in_progress'").all() as { id: string }[]).map((r) => r.id);
-  } finally {
-    db.close();
-  }
+/** The ids of the unfinished records, read from the store itself. */
+async function inProgressIds(dataDir: string): Promise<string[]> {
+  const rows = await withRecords(dataDir, (db) => db.all<{ id: string }>("SELECT id FROM stored_responses WHERE status = 'in_progress'"));
+  return rows.map((r) => r.id);
 }
 
 async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
