@@ -91,7 +91,7 @@ describe('store.postgres: the store goes away and comes back', function () {
 
   it('says degraded on /health, naming the record store', async () => {
     expect(await health()).to.deep.include({ status: 'degraded' });
-    expect((await health()).checks['store.postgres']).to.equal('unavailable');
+    expect((await health()).checks['store.postgres']).to.equal('down');
   });
 
   it('recovers without a restart when the store comes back', async () => {
