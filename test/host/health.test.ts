@@ -6,8 +6,12 @@
 import { expect } from 'chai';
 import type { Plugin, PluginApi } from '../../host/index.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
+import { onPostgres } from '../helpers/pg-schema.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { freePort, hasRedisServer, startRedisServer, type OwnRedis } from '../plugins/redis/helpers.js';
+
+/** The record store's check: the suite runs once on SQLite and once on PostgreSQL. */
+const RECORDS = onPostgres() ? 'store.postgres' : 'store.sqlite';
 
 const health = async (gw: TestGateway) => {
   const res = await fetch(`${gw.url}/health`);
@@ -44,7 +48,7 @@ describe('GET /health', function () {
     const reply = await health(gw);
     expect(reply.status).to.equal(200);
     expect(reply.cacheControl).to.equal('no-store');
-    expect(JSON.parse(reply.text)).to.deep.equal({ status: 'ok', checks: { 'store.sqlite': 'ok' } });
+    expect(JSON.parse(reply.text)).to.deep.equal({ status: 'ok', checks: { [RECORDS]: 'ok' } });
   });
 
   it('answers 503 degraded naming Redis as down while it is unreachable, without its URL or password', async () => {
@@ -55,7 +59,7 @@ describe('GET /health', function () {
     });
     const reply = await health(gw);
     expect(reply.status).to.equal(503);
-    expect(JSON.parse(reply.text)).to.deep.equal({ status: 'degraded', checks: { 'store.sqlite': 'ok', redis: 'down' } });
+    expect(JSON.parse(reply.text)).to.deep.equal({ status: 'degraded', checks: { [RECORDS]: 'ok', redis: 'down' } });
     for (const secret of ['s3cret', 'gwuser', String(port), '127.0.0.1', 'redis://']) expect(reply.text).not.to.contain(secret);
   });
 
@@ -66,7 +70,7 @@ describe('GET /health', function () {
     expect((await health(gw)).status).to.equal(503);
     redis = await startRedisServer(port);
     await until(async () => (await health(gw!)).status === 200, 'Redis to be seen again');
-    expect(JSON.parse((await health(gw)).text)).to.deep.equal({ status: 'ok', checks: { 'store.sqlite': 'ok', redis: 'ok' } });
+    expect(JSON.parse((await health(gw)).text)).to.deep.equal({ status: 'ok', checks: { [RECORDS]: 'ok', redis: 'ok' } });
     await redis.kill();
     redis = undefined;
     await until(async () => (await health(gw!)).status === 503, 'Redis to be seen gone');
@@ -94,7 +98,7 @@ describe('GET /health', function () {
     expect(reply.status).to.equal(503);
     expect(JSON.parse(reply.text)).to.deep.equal({
       status: 'degraded',
-      checks: { 'store.sqlite': 'ok', 'test.passing': 'ok', 'test.failing': 'down', 'test.throwing': 'down', 'test.hanging': 'down' },
+      checks: { [RECORDS]: 'ok', 'test.passing': 'ok', 'test.failing': 'down', 'test.throwing': 'down', 'test.hanging': 'down' },
     });
     for (const leak of ['hunter2', 'postgres://', 'db.internal', 'ECONNREFUSED']) expect(reply.text).not.to.contain(leak);
   });
