@@ -114,8 +114,8 @@ export interface JsonReply {
   text: string;
 }
 
-export async function postJson(base: string, path: string, body: unknown, headers: Record<string, string>): Promise<JsonReply> {
-  const res = await fetch(base + path, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+/** A fetch answer with its text and, when the text is JSON, the parsed body. */
+export async function jsonReply(res: Response): Promise<JsonReply> {
   const text = await res.text();
   let json: unknown;
   try {
@@ -124,6 +124,21 @@ export async function postJson(base: string, path: string, body: unknown, header
     json = undefined;
   }
   return { status: res.status, headers: res.headers, json, text };
+}
+
+/** A request with the test key; a body is sent as JSON. */
+export async function call(gw: { url: string }, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonReply> {
+  const res = await fetch(gw.url + path, {
+    method,
+    headers: { 'x-gw-api-key': TEST_API_KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return jsonReply(res);
+}
+
+export async function postJson(base: string, path: string, body: unknown, headers: Record<string, string>): Promise<JsonReply> {
+  const res = await fetch(base + path, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return jsonReply(res);
 }
 
 export const CHAT_BODY = Object.freeze({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });

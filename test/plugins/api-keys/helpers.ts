@@ -6,7 +6,7 @@ import ApiKeyAuthPlugin from '../../../plugins/auth-api-key/index.js';
 import ApiKeysPlugin from '../../../plugins/api-keys/index.js';
 import SecretBoxPlugin from '../../../plugins/secret-box/index.js';
 import WorkspacesPlugin from '../../../plugins/workspaces/index.js';
-import { startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { jsonReply, startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
@@ -80,14 +80,7 @@ export function client(base: string, key: string): Client {
     const headers: Record<string, string> = { 'x-gw-api-key': key };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, json, text };
+    return jsonReply(res);
   };
   return {
     get: (path) => call('GET', path),

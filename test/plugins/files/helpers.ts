@@ -2,7 +2,7 @@
 import SecretBoxPlugin from '../../../plugins/secret-box/index.js';
 import FilesPlugin from '../../../plugins/files/index.js';
 import BatchesPlugin from '../../../plugins/batches/index.js';
-import { startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../../helpers/gateway.js';
+import { jsonReply, startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../../helpers/gateway.js';
 import { Tokens, type PluginEntry, type RecordStore } from '../../../host/index.js';
 import { hashKey } from '../../../plugins/auth-api-key/key-store.js';
 
@@ -45,14 +45,7 @@ export async function call(base: string, method: string, path: string, headers: 
     if (!(body instanceof FormData)) (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
   }
   const res = await fetch(base + path, init);
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text };
+  return jsonReply(res);
 }
 
 /** A multipart body; `purpose: null` leaves the purpose out. */

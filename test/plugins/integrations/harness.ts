@@ -13,7 +13,7 @@ import IntegrationsPlugin from '../../../plugins/integrations/index.js';
 import ModelsPlugin from '../../../plugins/models/index.js';
 import SecretBoxPlugin from '../../../plugins/secret-box/index.js';
 import type { MockOpenAI } from '../../fixtures/mock-openai.js';
-import { startGateway, TEST_API_KEY, type JsonReply, type TestGateway } from '../../helpers/gateway.js';
+import { startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 
 export const PRINCIPAL_HEADER = 'x-test-principal';
 
@@ -72,21 +72,7 @@ export function as(principal: Partial<Principal>): Record<string, string> {
   return { [PRINCIPAL_HEADER]: JSON.stringify(full) };
 }
 
-export async function call(gw: TestGateway, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonReply> {
-  const res = await fetch(gw.url + path, {
-    method,
-    headers: { 'x-gw-api-key': TEST_API_KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text };
-}
+export { call } from '../../helpers/gateway.js';
 
 /** An OpenAI integration pointing at a mock provider. */
 export function openaiIntegration(mock: MockOpenAI, slug: string, key: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

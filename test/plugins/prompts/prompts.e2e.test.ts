@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import sinon from 'sinon';
 import PromptsPlugin from '../../../plugins/prompts/index.js';
 import {
-  configHeaders, directHeaders, postJson, startGateway, TEST_API_KEY, type JsonReply, type TestGateway,
+  configHeaders, directHeaders, jsonReply, postJson, startGateway, TEST_API_KEY, type JsonReply, type TestGateway,
 } from '../../helpers/gateway.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import TestPrincipalPlugin from './principal-plugin.js';
@@ -23,14 +23,7 @@ const GREETING = Object.freeze({
 
 async function request(method: string, url: string, body?: unknown, headers: Record<string, string> = KEY): Promise<JsonReply> {
   const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text };
+  return jsonReply(res);
 }
 
 describe('feature.prompts (end to end)', () => {

@@ -2,7 +2,7 @@
 import { Stage, type PluginApi, type PluginEntry, type Principal } from '../../../core/index.js';
 import RateLimitsPlugin from '../../../plugins/rate-limits/index.js';
 import type { MockOpenAI } from '../../fixtures/mock-openai.js';
-import { CHAT_BODY, configHeaders, postJson, startGateway, TEST_API_KEY, type JsonReply, type TestGateway } from '../../helpers/gateway.js';
+import { CHAT_BODY, configHeaders, jsonReply, postJson, startGateway, TEST_API_KEY, type JsonReply, type TestGateway } from '../../helpers/gateway.js';
 
 export const BASE = '/v1/policies/rate-limits';
 
@@ -73,14 +73,7 @@ export function adminHeaders(caller?: Caller): Record<string, string> {
 
 export async function api(gw: TestGateway, method: string, path: string, body?: unknown, caller?: Caller): Promise<JsonReply> {
   const res = await fetch(gw.url + path, { method, headers: adminHeaders(caller), body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text };
+  return jsonReply(res);
 }
 
 /** Creates a policy (as the bootstrap owner unless a caller is given) and returns its id. */

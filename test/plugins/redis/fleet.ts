@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PluginEntry } from '../../../core/index.js';
 import RedisStorePlugin from '../../../plugins/redis/index.js';
-import { startGateway, TEST_API_KEY, type JsonReply, type TestGateway } from '../../helpers/gateway.js';
+import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 import { deletePrefix, uniquePrefix } from './helpers.js';
 
 export interface FleetOptions {
@@ -63,22 +63,7 @@ export async function startFleet(size: number, options: FleetOptions): Promise<F
   };
 }
 
-/** A request with the bootstrap key (JSON in and out). */
-export async function call(gw: TestGateway, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonReply> {
-  const res = await fetch(gw.url + path, {
-    method,
-    headers: { 'x-gw-api-key': TEST_API_KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text };
-}
+export { call } from '../../helpers/gateway.js';
 
 /** Polls `check` every 20 ms until it holds; resolves with the milliseconds it took, rejects after `limitMs`. */
 export async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
