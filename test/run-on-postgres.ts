@@ -7,17 +7,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import pg from 'pg';
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { admin } from './helpers/pg-schema.js';
 
 async function main(): Promise<number> {
   const url = process.env['GW_DATABASE_URL'];

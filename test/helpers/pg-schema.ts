@@ -53,7 +53,8 @@ export async function schemaOfDataDir(dataDir: string, url = testDatabaseUrl()):
   return { name, url: urlWithSchema(url, name), drop: () => admin(url, `DROP SCHEMA IF EXISTS ${name} CASCADE`) };
 }
 
-async function admin(url: string, sql: string): Promise<void> {
+/** Runs one statement on its own connection (schemas, databases). */
+export async function admin(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
