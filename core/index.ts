@@ -24,6 +24,7 @@ export * from './files.js';
 export * from './state.js';
 export * from './changes.js';
 export * from './leases.js';
+export * from './periodic-work.js';
 export * from './outcome.js';
 export * from './authz.js';
 export * from './dispatch.js';
