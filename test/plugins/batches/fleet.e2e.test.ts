@@ -49,6 +49,18 @@ describe('feature.batches: two instances on one store (work leases)', () => {
     expect(sentFor('solo')).to.equal(12);
   });
 
+  it('stops the run on its instance when the batch is cancelled on the other', async () => {
+    for (let i = 0; i < 20; i++) mock.next({ delayMs: 100 });
+    const id = await create(b.url, 20, 'cancelled');
+    await until(() => call(a.url, 'GET', `/v1/batches/${id}`), (r) => r.json.request_counts.completed >= 2, 20_000);
+    const cancel = await call(a.url, 'POST', `/v1/batches/${id}/cancel`);
+    expect(cancel.json.status).to.equal('cancelling');
+    const done = (await until(() => call(a.url, 'GET', `/v1/batches/${id}`), (r) => r.json.status === 'cancelled', 20_000)).json;
+    // Seen at B's next heartbeat (100 ms): far fewer than the 20 lines reached the provider.
+    expect(done.request_counts.completed).to.be.below(12);
+    expect(sentFor('cancelled')).to.equal(done.request_counts.completed);
+  });
+
   it('is taken over by the other instance when its own stops mid-run, each line once in the output', async () => {
     for (let i = 0; i < 10; i++) mock.next({ delayMs: 100 });
     const id = await create(a.url, 10, 'moved');
