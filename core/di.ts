@@ -31,6 +31,8 @@ export const Tokens = {
   KeyStore: Symbol.for('gw.KeyStore'),
   /** The invalidation bus (core/changes.ts): registered at boot, relayed by Redis when GW_REDIS_URL is set. */
   Changes: Symbol.for('gw.Changes'),
+  /** Work leases (core/leases.ts) on the record store: one instance does each piece of background work. */
+  WorkLeases: Symbol.for('gw.WorkLeases'),
 } as const;
 
 export function createRootContainer(): DependencyContainer {

@@ -23,6 +23,8 @@ export * from './keys.js';
 export * from './files.js';
 export * from './state.js';
 export * from './changes.js';
+export * from './leases.js';
+export * from './periodic-work.js';
 export * from './outcome.js';
 export * from './authz.js';
 export * from './dispatch.js';

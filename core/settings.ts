@@ -7,6 +7,8 @@ import type { OutboundRules } from './outbound-policy.js';
 export interface GatewaySettings {
   /** Folder of the embedded store and stored files. */
   dataDir: string;
+  /** A folder every instance shares for stored file bytes (GW_FILES_DIR); wins over the other blob stores. */
+  filesDir?: string;
   /** Redis URL for shared state, when several instances run. */
   redisUrl?: string;
   /** PostgreSQL URL for the record store, when several instances run. */

@@ -7,6 +7,7 @@ import { checkConnectionLimits, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {
   return {
     dataDir: resolve(env['GW_DATA_DIR'] || './data'),
+    filesDir: env['GW_FILES_DIR'] ? resolve(env['GW_FILES_DIR']) : undefined,
     redisUrl: env['GW_REDIS_URL'] || undefined,
     databaseUrl: env['GW_DATABASE_URL'] || undefined,
     bootstrapApiKey: env['GW_BOOTSTRAP_API_KEY'] || undefined,

@@ -137,13 +137,21 @@ async function pipeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>
     while (!res.destroyed) {
       const { done, value } = await iterator.next();
       if (done || res.destroyed) break;
-      if (!res.write(value)) {
-        await Promise.race([once(res, 'drain'), once(res, 'close')]);
-      }
+      if (!res.write(value)) await drainOrClose(res);
     }
   } finally {
     if (res.destroyed) await iterator.return?.();
     else res.end();
+  }
+}
+
+/** Waits for room or the end of the connection, leaving no listener behind (a long stream waits many times). */
+async function drainOrClose(res: ServerResponse): Promise<void> {
+  const done = new AbortController();
+  try {
+    await Promise.race([once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })]);
+  } finally {
+    done.abort();
   }
 }
 

@@ -1,13 +1,14 @@
 /**
  * Rotates keys with a rotation policy when their `next_rotation_at` comes: a timer checks every
- * `intervalMs`; the new secrets wait sealed until an admin reads them once. Several instances may
- * run it: a rotation only applies to the secret it read, so one instance wins and the others skip.
+ * `intervalMs`; the new secrets wait sealed until an admin reads them once. In a fleet one instance
+ * checks per interval (a work lease); should two ever overlap, a rotation only applies to the
+ * secret it read, so one wins and the other skips.
  */
-import type { Logger } from '../../core/index.js';
+import { PeriodicWork, type Logger, type WorkLeases } from '../../core/index.js';
 import type { ApiKeyStore } from './key-store.js';
 
 export class RotationScheduler {
-  #timer?: NodeJS.Timeout;
+  #periodic?: PeriodicWork;
   #running?: Promise<void>;
   #warned = false;
 
@@ -15,12 +16,14 @@ export class RotationScheduler {
     private readonly keys: ApiKeyStore,
     private readonly intervalMs: number,
     private readonly logger: Logger,
+    private readonly leases: WorkLeases,
   ) {}
 
   start(): void {
-    if (this.intervalMs <= 0 || this.#timer) return;
-    this.#timer = setInterval(() => void this.check(), this.intervalMs);
-    this.#timer.unref();
+    if (this.intervalMs <= 0 || this.#periodic) return;
+    this.#periodic = new PeriodicWork(this.leases, 'auth.api-key:rotation', this.intervalMs, () => this.check(),
+      (e) => this.logger.error({ err: e }, 'scheduled API key rotation failed'));
+    this.#periodic.start();
   }
 
   /** One check; concurrent calls share the one in flight. */
@@ -32,8 +35,8 @@ export class RotationScheduler {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    await this.#periodic?.stop();
+    this.#periodic = undefined;
     await this.#running;
   }
 

@@ -6,7 +6,7 @@
  * secret box.
  */
 import {
-  Services, DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, systemClock, Tokens, Type,
+  Services, DEFAULT_JSON_MAX_DEPTH, workLeasesIn, MAX_TIMER_MS, systemClock, Tokens, Type,
   type Clock, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../core/index.js';
 import { BatchManager } from './manager.js';
@@ -31,7 +31,12 @@ const Options = Type.Object({
   batchProviders: Type.Array(Type.String({ minLength: 1 }), { default: ['openai'] }),
   /** How often running batches are checked against their window. */
   expiryCheckIntervalMs: Type.Integer({ minimum: 1, maximum: MAX_TIMER_MS, default: 60_000 }),
-  /** Delay after boot before unfinished batches resume. */
+  /** How long this instance's claim on a running batch lasts without renewal (another takes it over after). */
+  leaseTtlMs: Type.Integer({ minimum: 100, maximum: MAX_TIMER_MS, default: 20_000 }),
+  /** How often claims on running batches are renewed; well under leaseTtlMs. */
+  leaseHeartbeatMs: Type.Integer({ minimum: 10, maximum: MAX_TIMER_MS, default: 5_000 }),
+  /** How often active batches nobody holds are looked for. */
+  leaseScanIntervalMs: Type.Integer({ minimum: 10, maximum: MAX_TIMER_MS, default: 10_000 }),
   /** How long shutdown waits for running batches to record finished lines. */
   shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 10_000 }),
 }, { additionalProperties: false });
@@ -53,6 +58,9 @@ export default class BatchesPlugin implements Plugin<Options> {
 
   async apply(api: PluginApi<Options>): Promise<void> {
     const options = api.options;
+    if (options.leaseHeartbeatMs >= options.leaseTtlMs) {
+      throw new Error(`feature.batches: leaseHeartbeatMs (${options.leaseHeartbeatMs}) must be less than leaseTtlMs (${options.leaseTtlMs})`);
+    }
     const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
     const files = api.container.resolve<FileService>(Tokens.FileStore);
     const box = api.container.resolve<SecretBox>(Tokens.SecretBox);
@@ -75,7 +83,10 @@ export default class BatchesPlugin implements Plugin<Options> {
     }, box, {
       expiryCheckIntervalMs: options.expiryCheckIntervalMs,
       shutdownTimeoutMs: options.shutdownTimeoutMs,
-    });
+      leaseTtlMs: options.leaseTtlMs,
+      heartbeatMs: options.leaseHeartbeatMs,
+      scanIntervalMs: options.leaseScanIntervalMs,
+    }, workLeasesIn(api.container));
     this.#manager = manager;
     const routes = batchRoutes({
       kernel,

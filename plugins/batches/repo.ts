@@ -1,6 +1,6 @@
 /**
- * Batch records and per-line results in the record store. Portable SQL (`?` placeholders, no
- * upserts, one statement per migration step) so a PostgreSQL store can serve it too.
+ * Batch records and per-line results in the record store. Portable SQL (`?` placeholders, only
+ * `ON CONFLICT DO NOTHING` upserts, one statement per migration step) so a PostgreSQL store can serve it too.
  *
  * `batch_lines` is the source of truth of a managed batch's progress: one row per finished input
  * line (its 1-based line number, whether it succeeded, its output line). A line counts as finished
@@ -186,7 +186,8 @@ export class BatchRepo {
       const chunk = rows.slice(start, start + INSERT_CHUNK);
       const params: unknown[] = [];
       for (const row of chunk) params.push(batchId, row.line, row.ok, row.result);
-      await this.store.run(`INSERT INTO batch_lines (batch_id, line, ok, result) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`, params);
+      // A line recorded already (by an instance that lost the batch mid-line) keeps its first result.
+      await this.store.run(`INSERT INTO batch_lines (batch_id, line, ok, result) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT (batch_id, line) DO NOTHING`, params);
     }
   }
 

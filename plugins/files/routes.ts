@@ -10,7 +10,7 @@ import {
   Errors, queryInt, scopeOf, type GatewayResponse, type Kernel, type ProviderApi, type RequestContext, type RouteDef, type Transport,
 } from '../../core/index.js';
 import { fileObject, jsonAnswer, passThrough } from './answers.js';
-import type { DiskFileService, ListQuery } from './disk-store.js';
+import type { StoredFileService, ListQuery } from './file-service.js';
 import { sendToProvider } from './provider-files.js';
 import { receiveUpload } from './upload.js';
 
@@ -21,7 +21,7 @@ export interface FilesRouteOptions {
 const PROVIDER_HEADERS = ['x-gw-provider', 'x-gw-config', 'x-gw-virtual-key'] as const;
 const MAX_LIST_LIMIT = 10_000;
 
-export function filesRoutes(files: DiskFileService, kernel: Kernel, transport: Transport, options: FilesRouteOptions): RouteDef[] {
+export function filesRoutes(files: StoredFileService, kernel: Kernel, transport: Transport, options: FilesRouteOptions): RouteDef[] {
   /** The provider API the request names, if it names one that has a files API. */
   const providerOf = async (ctx: RequestContext): Promise<ProviderApi | undefined> => {
     const headers = ctx.request.headers;

@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { Errors, type FileRecord, type HeaderMap, type Scope } from '../../core/index.js';
-import type { DiskFileService } from './disk-store.js';
+import type { StoredFileService } from './file-service.js';
 
 export const PURPOSES = ['batch', 'fine-tune'] as const;
 
@@ -15,7 +15,7 @@ const FRAMING_ALLOWANCE = 64 * 1024;
 const MAX_FILENAME = 255;
 
 export async function receiveUpload(
-  files: DiskFileService, headers: HeaderMap, body: AsyncIterable<Uint8Array> | undefined, scope: Scope, maxBytes: number,
+  files: StoredFileService, headers: HeaderMap, body: AsyncIterable<Uint8Array> | undefined, scope: Scope, maxBytes: number,
 ): Promise<FileRecord> {
   const contentType = headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) throw Errors.unsupportedMediaType('multipart/form-data');
@@ -51,7 +51,7 @@ interface Parts {
   upload?: { id: string; filename: string; bytes: number };
 }
 
-function parseParts(files: DiskFileService, source: Readable, contentType: string, maxBytes: number): Promise<Parts> {
+function parseParts(files: StoredFileService, source: Readable, contentType: string, maxBytes: number): Promise<Parts> {
   return new Promise<Parts>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {

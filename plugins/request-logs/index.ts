@@ -5,7 +5,7 @@
  *   onResponse  → one entry (field reads; the usage scan reads a few bytes) into a bounded queue
  *                 (oldest shed and counted under overload: a request never waits for the log)
  *   every flushIntervalMs, or once batchSize entries wait → the batch as a few multi-row INSERTs (store.ts)
- *   every retentionSweepIntervalMs → rows older than retentionDays are deleted
+ *   every retentionSweepIntervalMs → rows older than retentionDays are deleted, by one instance of a fleet
  *
  * Per request it also keeps what the answer alone does not tell: time in provider calls (an
  * innermost wrapAttempt, so every try counts) and the model sent upstream; for streams whose
@@ -15,7 +15,7 @@
  * Service `Symbol.for('gw.RequestLogs')` (service.ts) serves analytics and metrics.
  */
 import {
-  Services, MAX_TIMER_MS, Stage, StringEnum, Tokens, Type, WrapStage,
+  PeriodicWork, Services, MAX_TIMER_MS, workLeasesIn, Stage, StringEnum, Tokens, Type, WrapStage,
   type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../core/index.js';
 import { captureOf, keepTail, timeCalls } from './capture.js';
@@ -64,7 +64,7 @@ export default class RequestLogsPlugin implements Plugin<Options> {
   };
 
   #recorder?: Recorder;
-  readonly #timers: NodeJS.Timeout[] = [];
+  #retention?: PeriodicWork;
 
   async apply(api: PluginApi<Options>): Promise<void> {
     const o = api.options;
@@ -108,20 +108,16 @@ export default class RequestLogsPlugin implements Plugin<Options> {
       }
     });
 
-    const sweep = () => {
-      service.sweep().then((n) => {
-        if (n > 0) api.logger.info({ deleted: n, retentionDays: o.retentionDays }, 'request logs past retention deleted');
-      }, (e: unknown) => api.logger.warn({ err: e }, 'request log retention sweep failed'));
-    };
-    const first = setTimeout(sweep, Math.min(FIRST_SWEEP_DELAY_MS, o.retentionSweepIntervalMs));
-    const every = setInterval(sweep, o.retentionSweepIntervalMs);
-    first.unref();
-    every.unref();
-    this.#timers.push(first, every);
+    // One instance of a fleet sweeps per interval (a work lease); deleting is idempotent anyway.
+    this.#retention = new PeriodicWork(workLeasesIn(api.container), 'observe.logs:retention', o.retentionSweepIntervalMs, async () => {
+      const n = await service.sweep();
+      if (n > 0) api.logger.info({ deleted: n, retentionDays: o.retentionDays }, 'request logs past retention deleted');
+    }, (e) => api.logger.warn({ err: e }, 'request log retention sweep failed'));
+    this.#retention.start(Math.min(FIRST_SWEEP_DELAY_MS, o.retentionSweepIntervalMs));
   }
 
   async close(): Promise<void> {
-    for (const t of this.#timers) clearTimeout(t);
+    await this.#retention?.stop();
     await this.#recorder?.close();
   }
 }

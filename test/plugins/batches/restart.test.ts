@@ -33,7 +33,7 @@ describe('feature.batches: restart after a crash (kill -9)', function () {
       plugins: [
         resolve('dist/plugins/secret-box/index.js'),
         resolve('dist/plugins/files/index.js'),
-        { use: resolve('dist/plugins/batches/index.js'), options: { concurrency: CONCURRENCY } },
+        { use: resolve('dist/plugins/batches/index.js'), options: { concurrency: CONCURRENCY, leaseTtlMs: 2000, leaseHeartbeatMs: 500, leaseScanIntervalMs: 500 } },
       ],
     }));
   });

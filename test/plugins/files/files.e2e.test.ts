@@ -1,10 +1,8 @@
 /** feature.files end to end: uploads stored by the gateway, content, list, delete, and the errors. */
 import { expect } from 'chai';
 import OpenAI, { toFile } from 'openai';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
-import { addKey, call, form, KEY_HEADERS, startFeatureGateway, upload } from './helpers.js';
+import { addKey, blobNames, blobText, call, form, KEY_HEADERS, startFeatureGateway, upload } from './helpers.js';
 
 describe('feature.files (stored by the gateway)', () => {
   let gw: TestGateway;
@@ -26,9 +24,9 @@ describe('feature.files (stored by the gateway)', () => {
       expect(file).to.deep.include({ object: 'file', bytes: Buffer.byteLength(content), filename: 'requests.jsonl', purpose: 'batch', status: 'processed' });
       expect(file.id).to.match(/^file-[0-9a-f]{34}$/);
       expect(file.created_at).to.be.a('number').and.satisfy(Number.isInteger);
-      // On disk under <dataDir>/files/<id>, byte for byte, and no temporary file left behind.
-      expect(await readFile(join(gw.dataDir, 'files', file.id), 'utf8')).to.equal(content);
-      expect((await readdir(join(gw.dataDir, 'files'))).filter((n) => n.endsWith('.part'))).to.deep.equal([]);
+      // In the blob store under its id, byte for byte, and no unfinished write left behind.
+      expect(await blobText(gw.dataDir, file.id)).to.equal(content);
+      expect((await blobNames(gw.dataDir)).filter((n) => n.includes('.part'))).to.deep.equal([]);
     });
 
     it('works with the openai SDK (files.create / retrieve / content / delete)', async () => {
@@ -60,14 +58,14 @@ describe('feature.files (stored by the gateway)', () => {
     });
 
     it('answers 400 for a missing or unknown purpose and drops the bytes', async () => {
-      const before = (await readdir(join(gw.dataDir, 'files'))).length;
+      const before = (await blobNames(gw.dataDir)).length;
       const missing = await call(gw.url, 'POST', '/v1/files', {}, form('x', null));
       expect(missing.status).to.equal(400);
       expect(missing.json.error).to.deep.include({ message: 'body.purpose: is required', param: 'purpose', code: 'invalid_body' });
       const unknown = await call(gw.url, 'POST', '/v1/files', {}, form('x', 'assistants'));
       expect(unknown.status).to.equal(400);
       expect(unknown.json.error.message).to.equal('body.purpose: must be one of "batch", "fine-tune"');
-      expect((await readdir(join(gw.dataDir, 'files'))).length).to.equal(before);
+      expect((await blobNames(gw.dataDir)).length).to.equal(before);
     });
 
     it('answers 400 without a file part', async () => {
@@ -91,7 +89,7 @@ describe('feature.files (stored by the gateway)', () => {
     });
 
     it('answers 413 for a file over the limit, streamed without a content-length, and keeps nothing', async () => {
-      const before = await readdir(join(gw.dataDir, 'files'));
+      const before = await blobNames(gw.dataDir);
       const data = form('y'.repeat(MAX + 1), 'batch');
       // A stream body has no content-length: the limit is found while reading.
       const body = new Response(data);
@@ -103,7 +101,7 @@ describe('feature.files (stored by the gateway)', () => {
       } as RequestInit);
       expect(res.status).to.equal(413);
       expect(((await res.json()) as any).error.message).to.equal(`body exceeds the limit of ${MAX} bytes`);
-      expect(await readdir(join(gw.dataDir, 'files'))).to.deep.equal(before);
+      expect(await blobNames(gw.dataDir)).to.deep.equal(before);
     });
 
     it('answers 413 at once when the declared length is far over the limit', async () => {
@@ -147,7 +145,7 @@ describe('feature.files (stored by the gateway)', () => {
       const file = await upload(gw.url, 'bye');
       const deleted = await call(gw.url, 'DELETE', `/v1/files/${file.id}`);
       expect(deleted.json).to.deep.equal({ id: file.id, object: 'file', deleted: true });
-      expect((await readdir(join(gw.dataDir, 'files'))).includes(file.id)).to.equal(false);
+      expect((await blobNames(gw.dataDir)).includes(file.id)).to.equal(false);
       expect((await call(gw.url, 'GET', `/v1/files/${file.id}`)).status).to.equal(404);
     });
   });

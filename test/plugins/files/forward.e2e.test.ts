@@ -1,10 +1,8 @@
 /** feature.files forwarding: a request that names a provider with a files API is answered by it. */
 import { expect } from 'chai';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { startMockOpenAIBatches, type MockOpenAIBatches } from '../../fixtures/mock-openai-batches.js';
 import type { TestGateway } from '../../helpers/gateway.js';
-import { call, form, startFeatureGateway, upload } from './helpers.js';
+import { blobNames, call, form, startFeatureGateway, upload } from './helpers.js';
 
 describe('feature.files (forwarded to the provider)', () => {
   let gw: TestGateway;
@@ -24,7 +22,7 @@ describe('feature.files (forwarded to the provider)', () => {
     provider.requests.length = 0;
   });
 
-  const storedFiles = async () => (await readdir(join(gw.dataDir, 'files'))).length;
+  const storedFiles = async () => (await blobNames(gw.dataDir)).length;
 
   it('forwards an upload (multipart body streamed as is) and passes the provider answer back', async () => {
     const before = await storedFiles();

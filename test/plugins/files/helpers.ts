@@ -1,9 +1,13 @@
 /** Shared by the files and batches tests: a gateway with the three plugins, uploads, polling. */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import SecretBoxPlugin from '../../../plugins/secret-box/index.js';
 import FilesPlugin from '../../../plugins/files/index.js';
 import BatchesPlugin from '../../../plugins/batches/index.js';
 import { jsonReply, startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../../helpers/gateway.js';
 import { Tokens, type PluginEntry, type RecordStore } from '../../../host/index.js';
+import { onPostgres } from '../../helpers/pg-schema.js';
+import { withRecords } from '../../helpers/records.js';
 import { hashKey } from '../../../plugins/auth-api-key/key-store.js';
 
 export const KEY_HEADERS = Object.freeze({ 'x-gw-api-key': TEST_API_KEY });
@@ -97,4 +101,23 @@ export async function addKey(gw: TestGateway, secret: string, organisationId: st
     'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, workspace_id, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     [`key-${secret}`, secret, 'workspace-service', hashKey(secret), organisationId, workspaceId, '["*"]', Math.floor(Date.now() / 1000)],
   );
+}
+
+/**
+ * The names in a gateway's blob store, on whichever backend the run uses: the files folder on the
+ * SQLite pass, the file ids of the chunk rows on the PostgreSQL pass (unfinished writes end in `.part…`).
+ */
+export async function blobNames(dataDir: string): Promise<string[]> {
+  if (!onPostgres()) return (await readdir(join(dataDir, 'files'))).sort();
+  return withRecords(dataDir, async (records) =>
+    (await records.all<{ file_id: string }>('SELECT DISTINCT file_id FROM file_chunks ORDER BY file_id')).map((r) => r.file_id));
+}
+
+/** The stored bytes of `id` as text, read from the blob store itself (not through the gateway). */
+export async function blobText(dataDir: string, id: string): Promise<string> {
+  if (!onPostgres()) return readFile(join(dataDir, 'files', id), 'utf8');
+  return withRecords(dataDir, async (records) => {
+    const rows = await records.all<{ data: Buffer }>('SELECT data FROM file_chunks WHERE file_id = ? ORDER BY seq', [id]);
+    return Buffer.concat(rows.map((r) => r.data)).toString('utf8');
+  });
 }

@@ -1,16 +1,14 @@
 /**
- * The gateway's own files: bytes on disk under `<dataDir>/files/<id>`, records in the record store.
- * Writes are atomic (temporary `.part` file, fsync, rename, then the record), so a crash leaves at
- * worst a `.part` file or a file without a record, both removed at the next start.
+ * The gateway's own files: bytes in the blob store (blobs.ts: a folder, the record store's chunk
+ * rows, or a shared folder), records in the record store. The bytes are written first and the
+ * record after, so a crash leaves at worst bytes without a record, removed at a later start.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import {
-  Errors, inScope, sortableId, type ConfigNode, type FileRecord, type FileService, type Logger, type NewFile,
+  Errors, inScope, sortableId, type ConfigNode, type FileRecord, type FileService, type NewFile,
   type ProviderApi, type RecordStore, type Scope, type Transport,
 } from '../../core/index.js';
+import type { BlobStore } from './blobs.js';
+import { LOCAL_FILE_ID } from './folder-blobs.js';
 import { multipartBody, providerApiOf, providerJson, sendToProvider } from './provider-files.js';
 
 export const MIGRATIONS: readonly string[] = [
@@ -26,9 +24,6 @@ export const MIGRATIONS: readonly string[] = [
   'CREATE INDEX files_by_scope ON files (organisation_id, id)',
 ];
 
-/** Local file ids: safe as file names (no path separators, no dots). */
-const LOCAL_FILE_ID = /^file-[0-9a-z]{34}$/;
-
 const COLUMNS = 'id, purpose, filename, bytes, created_at, organisation_id, workspace_id';
 
 export interface ListQuery {
@@ -38,18 +33,17 @@ export interface ListQuery {
   order: 'asc' | 'desc';
 }
 
-export class DiskFileService implements FileService {
+export class StoredFileService implements FileService {
   constructor(
     private readonly store: RecordStore,
-    readonly dir: string,
+    readonly blobs: BlobStore,
     private readonly transport: Transport,
     private readonly providerBases: Readonly<Record<string, string>>,
-    private readonly logger: Logger,
   ) {}
 
   async init(): Promise<void> {
     await this.store.migrate('feature.files', MIGRATIONS);
-    await mkdir(this.dir, { recursive: true });
+    await this.blobs.init();
     await this.#removeLeftovers();
   }
 
@@ -66,43 +60,13 @@ export class DiskFileService implements FileService {
 
   async read(id: string): Promise<AsyncIterable<Uint8Array>> {
     if (!LOCAL_FILE_ID.test(id)) throw Errors.notFound(`no file with id "${id}"`, 'file_not_found');
-    // Opened before answering, so a missing file is an error response, not a cut stream.
-    const handle = await open(this.#path(id), 'r').catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') throw Errors.notFound(`the content of file "${id}" is gone`, 'file_not_found');
-      throw e;
-    });
-    return handle.createReadStream({ highWaterMark: 64 * 1024 });
+    return this.blobs.read(id);
   }
 
-  /** Writes the bytes of `id` atomically; resolves to their length. */
+  /** Stores the bytes of `id` (replacing them only once all are stored); resolves to their length. */
   async write(id: string, source: AsyncIterable<Uint8Array | string>, maxBytes?: number): Promise<number> {
     if (!LOCAL_FILE_ID.test(id)) throw new Error(`not a local file id: ${id}`);
-    const final = this.#path(id);
-    const temporary = final + '.part';
-    let bytes = 0;
-    const count = async function* (chunks: AsyncIterable<Uint8Array | string>) {
-      for await (const chunk of chunks) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-        bytes += buffer.byteLength;
-        if (maxBytes !== undefined && bytes > maxBytes) throw Errors.payloadTooLarge(maxBytes);
-        yield buffer;
-      }
-    };
-    try {
-      await pipeline(source, count, createWriteStream(temporary, { mode: 0o600 }));
-      const handle = await open(temporary, 'r+');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, final);
-    } catch (e) {
-      await rm(temporary, { force: true }).catch(() => undefined);
-      throw e;
-    }
-    await this.#syncDir();
-    return bytes;
+    return this.blobs.write(id, source, maxBytes);
   }
 
   /** Records a file whose bytes `write` stored; replaces an earlier record with the same id. */
@@ -116,7 +80,7 @@ export class DiskFileService implements FileService {
 
   /** Drops bytes that were written but will not be recorded. */
   async discard(id: string): Promise<void> {
-    if (LOCAL_FILE_ID.test(id)) await rm(this.#path(id), { force: true });
+    if (LOCAL_FILE_ID.test(id)) await this.blobs.delete(id);
   }
 
   async save(file: NewFile, source: AsyncIterable<Uint8Array | string>, id = this.newId()): Promise<FileRecord> {
@@ -128,9 +92,9 @@ export class DiskFileService implements FileService {
 
   async delete(id: string): Promise<boolean> {
     if (!LOCAL_FILE_ID.test(id)) return false;
-    // Record first: a crash in between leaves an orphan file, removed at the next start.
+    // Record first: a crash in between leaves bytes without a record, removed at a later start.
     const { changes } = await this.store.run('DELETE FROM files WHERE id = ?', [id]);
-    await rm(this.#path(id), { force: true });
+    await this.blobs.delete(id);
     return changes > 0;
   }
 
@@ -194,36 +158,9 @@ export class DiskFileService implements FileService {
     return this.save(file, reply.body);
   }
 
-  #path(id: string): string {
-    return join(this.dir, id);
-  }
-
-  /** A rename is durable once its directory is synced (not every platform allows it: best effort). */
-  async #syncDir(): Promise<void> {
-    try {
-      const handle = await open(this.dir, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      /* best effort */
-    }
-  }
-
   async #removeLeftovers(): Promise<void> {
-    const names = await readdir(this.dir);
-    if (names.length === 0) return;
     const known = new Set((await this.store.all<{ id: string }>('SELECT id FROM files')).map((r) => r.id));
-    let removed = 0;
-    for (const name of names) {
-      if (name.endsWith('.part') || (LOCAL_FILE_ID.test(name) && !known.has(name))) {
-        await rm(join(this.dir, name), { force: true });
-        removed++;
-      }
-    }
-    if (removed > 0) this.logger.info({ removed }, 'removed unfinished or unrecorded files');
+    await this.blobs.removeLeftovers((id) => known.has(id));
   }
 }
 
