@@ -1,5 +1,5 @@
 /**
- * Small buffers carved from one large allocation. Each ArrayBuffer costs a few µs to create (its
+ * Small buffers carved from one large allocation. Each ArrayBuffer is costly to create (its
  * backing store is registered with the engine and swept by the collector); node's own pool for
  * `Buffer.allocUnsafe` holds 8 KiB, so bodies of a kilobyte or two start a new pool every few
  * requests. A slab of 64 KiB serves dozens. Like node's pool, a slab lives while any buffer cut

@@ -5,11 +5,10 @@
  * Why: writing to a socket whose reader sleeps makes the kernel wake that reader (on loopback and
  * in VMs an inter-processor interrupt, paid by the writer inside the write call). Written one at a
  * time, every answer of a busy turn wakes the client or proxy in front of us again; written in one
- * burst, the first write wakes it and the rest find it awake. Measured on the bench's cache hits
- * (2 cores): the gateway's CPU per request fell from ~70 µs to ~42 µs, system time by half.
+ * burst, the first write wakes it and the rest find it awake (docs/performance.md).
  *
  * The cost is latency within one turn: an answer ready early in a turn waits for the other
- * callbacks of that turn (under load, tens to hundreds of µs; a lone request, a few µs).
+ * callbacks of that turn; a lone request is written in the same turn.
  * Streams are not held: their headers and chunks go out as they come.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';

@@ -17,8 +17,8 @@ type StoredCheck = [string, 0 | 1, number, Extra?];
 type StoredHook = [string, string, 0 | 1, string, string, 0 | 1, 0 | 1, 0 | 1, number, StoredCheck[], Extra?];
 
 /*
- * Written by hand rather than as arrays through JSON.stringify (which measured slower than the rest
- * of a guarded request's hook bookkeeping together). The text equals JSON.stringify of the
+ * Written by hand rather than as arrays through JSON.stringify, which cost more than the rest of a
+ * guarded request's hook bookkeeping (docs/performance.md). The text equals JSON.stringify of the
  * positional form (tested). The parts that repeat from request to request are kept whole, so a row
  * is a few pieces, flattened at once: it waits in the queue for its batch, and a string of many
  * pieces would be kept (and copied by the collector) as all of them.
