@@ -1,11 +1,13 @@
 /**
  * Boot: one container, one set of hooks and registries, the plugins applied in dependency order,
- * then everything frozen for the run phase.
+ * then everything frozen for the run phase: a later tap, registration or route throws.
  */
 import { Changes } from './changes.js';
 import { createRootContainer, Tokens, type DependencyContainer } from './di.js';
-import { createHooks, tapOnly, type Hooks } from './hooks.js';
-import { createRegistries, type Registries } from './registries.js';
+import { createHooks, type Hooks } from './hooks.js';
+import { HookTaps } from './hook-taps.js';
+import { describeGateway, type GatewayDescription } from './describe.js';
+import { createRegistries, freezeRegistries, type Registries } from './registries.js';
 import { loadPlugins, type LoadedPlugin, type ResolvedEntry } from './loader.js';
 import { Kernel } from './kernel.js';
 import { UndiciTransport } from './transport.js';
@@ -19,6 +21,8 @@ export interface BootOptions {
   settings: GatewaySettings;
   logger: Logger;
   transport?: Transport;
+  /** What the host adds after the plugins and before everything freezes (its health routes). */
+  setup?: (registries: Registries) => void;
 }
 
 export interface Runtime {
@@ -28,6 +32,8 @@ export interface Runtime {
   readonly container: DependencyContainer;
   readonly plugins: readonly LoadedPlugin[];
   readonly settings: GatewaySettings;
+  /** Hooks with their taps, registries, plugins and their services (`--describe`). */
+  describe(): GatewayDescription;
   close(): Promise<void>;
 }
 
@@ -35,6 +41,7 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   const container = createRootContainer();
   const hooks = createHooks();
   const registries = createRegistries();
+  const taps = new HookTaps(hooks);
   const transport = options.transport ?? new UndiciTransport({ policy: new OutboundPolicy(options.settings.outbound) });
   const kernel = new Kernel(hooks, registries, options.logger);
   container.register(Tokens.Settings, { useValue: options.settings });
@@ -46,15 +53,24 @@ export async function boot(options: BootOptions): Promise<Runtime> {
     useValue: new Changes((error, topic) => options.logger.error({ err: error, topic }, 'a change listener failed')),
   });
 
+  let loaded: readonly LoadedPlugin[] = [];
+  const describe = () => describeGateway(taps, registries, loaded.map((p) => p.manifest));
+  container.register(Tokens.Description, { useValue: describe });
+
   const plugins = await loadPlugins(options.plugins, {
     container,
-    hooks: tapOnly(hooks),
+    hooks: (pluginId) => taps.viewFor(pluginId),
     registries,
     settings: options.settings,
     logger: options.logger,
   });
 
+  loaded = plugins;
+  options.setup?.(registries);
+
   await hooks.ready.promise();
+  taps.freeze();
+  freezeRegistries(registries);
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -71,5 +87,5 @@ export async function boot(options: BootOptions): Promise<Runtime> {
     })();
     return closing;
   };
-  return Object.freeze({ kernel, hooks, registries, container, plugins, settings: options.settings, close });
+  return Object.freeze({ kernel, hooks, registries, container, plugins, settings: options.settings, describe, close });
 }

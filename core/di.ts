@@ -33,6 +33,8 @@ export const Tokens = {
   Changes: Symbol.for('gw.Changes'),
   /** Work leases (core/leases.ts) on the record store: one instance does each piece of background work. */
   WorkLeases: Symbol.for('gw.WorkLeases'),
+  /** `() => GatewayDescription` (core/describe.ts): hooks, taps, registries and plugins of this gateway. */
+  Description: Symbol.for('gw.Description'),
 } as const;
 
 export function createRootContainer(): DependencyContainer {

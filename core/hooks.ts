@@ -3,6 +3,9 @@
  *
  *   request scope   onRequest → resolveConfig → validateConfig → prepareBody → preRoute → [route] → respond → onResponse
  *   attempt scope   beforeRequest → guardInput → wrapAttempt(call) → guardOutput → afterRequest
+ *   gateway scope   onError (any time), ready (once booted), close
+ *
+ * The keys of `createHooks` are in this order: `--describe` prints them so.
  *
  * Hook kinds are in the class names: Bail hooks stop at the first tap that returns a value,
  * Waterfall hooks pass each tap's result to the next, Parallel hooks are observers.
@@ -33,8 +36,6 @@ export function createHooks() {
     onRequest: new AsyncSeriesHook<[RequestContext]>(['ctx']),
     /** Builds the raw config from headers, stored configs, prompts ... */
     resolveConfig: new AsyncSeriesWaterfallHook<[RawConfig, RequestContext]>(['config', 'ctx']),
-    /** After the config, before body validation: plugins may replace `ctx.body` (prompt templates ...). */
-    prepareBody: new AsyncSeriesHook<[RequestContext]>(['ctx']),
     /**
      * Extra rules on each node of a config that passed the schema (strategy queries, check params ...):
      * the node as written, its path, the issues to add to, and the node with its inherited settings.
@@ -43,6 +44,8 @@ export function createHooks() {
      * is checked again where they are used.
      */
     validateConfig: new SyncHook<[ConfigNode, string, Issue[], ConfigNode]>(['node', 'path', 'issues', 'effective']),
+    /** After the config, before body validation: plugins may replace `ctx.body` (prompt templates ...). */
+    prepareBody: new AsyncSeriesHook<[RequestContext]>(['ctx']),
     /** Before routing: may answer early (cache hit, limits). */
     preRoute: new AsyncSeriesBailHook<[RequestContext], GatewayResponse | undefined>(['ctx']),
     /** Per target: param shaping, before-request hooks. May answer early with an outcome. */
@@ -76,13 +79,26 @@ export function createHooks() {
 
 export type Hooks = ReturnType<typeof createHooks>;
 
-/** Ordering of taps by named stages (lower runs first; for wrapAttempt, lower wraps innermost). */
+/**
+ * Ordering of taps by named stages (lower runs first; for wrapAttempt, lower wraps innermost).
+ * Plugins tap at these names only, so `--describe` can print where each tap sits.
+ */
 export const Stage = {
   FIRST: -1000,
   TRACE: -900,
+  /** After the trace id is set: W3C trace context. */
+  TRACE_CONTEXT: -800,
+  /** Before the key check: a principal set here is trusted by it. */
+  BEFORE_AUTH: -600,
   AUTH: -500,
+  /** After the key check: adjusts the authenticated principal. */
+  AFTER_AUTH: -400,
   LIMITS: -300,
   CONFIG: -200,
+  /** After a config came from headers: a config id becomes the stored config. */
+  STORED_CONFIG: -180,
+  /** After the config is an object: references in it are resolved. */
+  CONFIG_REFERENCES: -160,
   CACHE: -100,
   DEFAULT: 0,
   PARAMS: 100,
@@ -94,9 +110,13 @@ export const Stage = {
 } as const;
 
 export const WrapStage = {
+  /** Innermost: sees each provider call alone (timing). */
+  CALL: 50,
   TIMEOUT: 100,
   RETRY: 200,
   BREAKER: 300,
+  /** Just outside the breaker: sees each breaker verdict once per target. */
+  AFTER_BREAKER: 350,
   /** Outermost: a cache hit answers without touching breaker, retries or the provider. */
   CACHE: 400,
 } as const;

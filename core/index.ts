@@ -3,6 +3,8 @@ export * from './errors.js';
 export * from './payload.js';
 export * from './types.js';
 export * from './hooks.js';
+export * from './hook-taps.js';
+export * from './describe.js';
 export * from './plugin.js';
 export * from './registry.js';
 export * from './registries.js';

@@ -5,7 +5,7 @@
  */
 import { parseOptions } from './schema.js';
 import { Tokens, type DependencyContainer } from './di.js';
-import type { Plugin, PluginClass } from './plugin.js';
+import type { Plugin, PluginClass, PluginManifest } from './plugin.js';
 import type { PluginHooks } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { GatewaySettings } from './settings.js';
@@ -21,6 +21,7 @@ export interface ResolvedEntry {
 export interface LoadedPlugin {
   id: string;
   instance: Plugin;
+  manifest: PluginManifest;
 }
 
 export class PluginLoadError extends Error {
@@ -102,7 +103,8 @@ function providersByService(entries: readonly ResolvedEntry[]): Map<string, Reso
 
 export interface LoadContext {
   container: DependencyContainer;
-  hooks: PluginHooks;
+  /** One view for all plugins, or a view per plugin id (which records who taps what). */
+  hooks: PluginHooks | ((pluginId: string) => PluginHooks);
   registries: Registries;
   settings: GatewaySettings;
   logger: Logger;
@@ -149,7 +151,7 @@ async function construct(entry: ResolvedEntry, options: unknown, ctx: LoadContex
   try {
     await instance.apply({
       id,
-      hooks: ctx.hooks,
+      hooks: typeof ctx.hooks === 'function' ? ctx.hooks(id) : ctx.hooks,
       registries: ctx.registries,
       container: ctx.container,
       options,
@@ -160,5 +162,5 @@ async function construct(entry: ResolvedEntry, options: unknown, ctx: LoadContex
     await Promise.resolve(instance.close?.()).catch(() => undefined);
     throw new PluginLoadError(`plugin "${id}" failed to apply: ${(e as Error).message}`);
   }
-  return { id, instance };
+  return { id, instance, manifest: entry.cls.manifest };
 }

@@ -18,6 +18,11 @@ export interface Registries {
 
 export type HealthCheck = () => boolean | Promise<boolean>;
 
+/** Every registry and the router refuse registrations from now on. */
+export function freezeRegistries(registries: Registries): void {
+  for (const registry of Object.values(registries) as Array<{ freeze(): void }>) registry.freeze();
+}
+
 export function createRegistries(): Registries {
   return Object.freeze({
     providers: new Registry<ProviderAdapter>('provider'),

@@ -1,6 +1,7 @@
 /**
  * The route table. Static paths are one map lookup; patterns with `:param` segments are matched
  * segment by segment. Registration order does not matter: a static segment beats a parameter.
+ * Filled at boot, then frozen.
  */
 import type { RouteDef } from './types.js';
 
@@ -16,9 +17,13 @@ interface Pattern {
 export class Router {
   readonly #static = new Map<string, Map<string, RouteDef>>();
   readonly #patterns: Pattern[] = [];
+  #frozen = false;
 
   add(route: RouteDef): void {
     const method = route.method.toUpperCase();
+    if (this.#frozen) {
+      throw new Error(`route ${method} ${route.path} cannot be added: the gateway is already running; add routes at boot, in apply()`);
+    }
     if (!route.path.includes('/:')) {
       const byMethod = this.#static.get(route.path) ?? new Map<string, RouteDef>();
       if (byMethod.has(method)) throw new Error(`route ${method} ${route.path} is registered twice`);
@@ -56,6 +61,11 @@ export class Router {
       allowed = allowed.concat([...pattern.byMethod.keys()]);
     }
     return { allowed };
+  }
+
+  /** Called once the gateway is booted: a later `add` throws. */
+  freeze(): void {
+    this.#frozen = true;
   }
 
   list(): RouteDef[] {

@@ -78,6 +78,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'admin.configs': () => import('../plugins/configs/index.js'),
   'admin.guardrails': () => import('../plugins/guardrail-store/index.js'),
   'admin.models': () => import('../plugins/models/index.js'),
+  'admin.gateway-info': () => import('../plugins/gateway-info/index.js'),
   'observe.request-log': () => import('../plugins/request-log/index.js'),
   'observe.logs': () => import('../plugins/request-logs/index.js'),
   'observe.analytics': () => import('../plugins/analytics/index.js'),

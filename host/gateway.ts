@@ -43,8 +43,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const settings: GatewaySettings = { ...settingsFromEnv(env), ...options.settings };
   const logger = options.logger ?? createLogger(settings.logLevel);
   const plugins = await resolvePlugins(options, env, settings);
-  const runtime = await boot({ plugins, settings, logger });
-  registerHealth(runtime);
+  const runtime = await boot({ plugins, settings, logger, setup: registerHealth });
   const state: NodeHandlerState = { draining: false };
   return {
     handle: createNodeHandler(runtime, state),

@@ -9,7 +9,7 @@
  * there, and requests are still served from memory and fail-open paths meanwhile).
  */
 import cluster from 'node:cluster';
-import { JsonPayload, type HealthCheck, type Runtime } from '../core/index.js';
+import { JsonPayload, type HealthCheck, type Registries } from '../core/index.js';
 
 export const HEALTH_PATH = '/health';
 export const LIVENESS_PATH = '/health/live';
@@ -27,16 +27,16 @@ export interface HealthReport {
 
 const NO_STORE = Object.freeze({ 'content-type': 'application/json', 'cache-control': 'no-store' });
 
-export function registerHealth(runtime: Runtime): void {
-  const health = runtime.registries.health;
-  runtime.registries.routes.add({
+export function registerHealth(registries: Registries): void {
+  const health = registries.health;
+  registries.routes.add({
     method: 'GET',
     path: LIVENESS_PATH,
     protected: false,
     body: 'none',
     handler: async () => ({ status: 200, headers: { ...NO_STORE }, json: JsonPayload.of({ status: 'ok' }) }),
   });
-  runtime.registries.routes.add({
+  registries.routes.add({
     method: 'GET',
     path: HEALTH_PATH,
     protected: false,

@@ -3,8 +3,10 @@
  * ready; SIGTERM/SIGINT drain in-flight requests and streams, flush the store, exit 0.
  * With GW_WORKERS > 1 this process becomes the cluster primary and each worker runs this same
  * file as a standalone server on the shared port (cluster.ts).
+ * With `--describe` (text) or `--describe=json` it boots, prints what the gateway is made of
+ * (hooks and their taps, registries, plugins and their services), closes and exits 0 without listening.
  */
-import { createLogger, flushLogger, Tokens, type Logger } from '../core/index.js';
+import { createLogger, flushLogger, formatDescription, Tokens, type GatewayDescription, type Logger } from '../core/index.js';
 import { checkSharedState, isClusterWorker, reportListening, runPrimary } from './cluster.js';
 import { listenFromEnv, settingsFromEnv, workersFromEnv } from './env.js';
 import { createGateway } from './gateway.js';
@@ -21,7 +23,38 @@ function configArgument(argv: string[]): string | undefined {
   return inline?.slice('--config='.length);
 }
 
+/** `text` for `--describe`, `json` for `--describe=json`, undefined without the flag. */
+function describeArgument(argv: string[]): 'text' | 'json' | undefined {
+  for (const a of argv) {
+    if (a === '--describe' || a === '--describe=text') return 'text';
+    if (a === '--describe=json') return 'json';
+    if (a.startsWith('--describe=')) throw new Error(`--describe takes text or json, not "${a.slice('--describe='.length)}"`);
+  }
+  return undefined;
+}
+
+async function describe(format: 'text' | 'json', configFile: string | undefined): Promise<void> {
+  // stdout carries the description alone (a JSON document with --describe=json): logs and what
+  // plugins print while booting (a first generated key) go to stderr.
+  const logger = createLogger(settingsFromEnv().logLevel, process.stderr);
+  const write = process.stdout.write;
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof write;
+  let description: GatewayDescription;
+  try {
+    const gateway = await createGateway({ configFile, logger });
+    description = gateway.runtime.describe();
+    await gateway.close();
+  } finally {
+    process.stdout.write = write;
+  }
+  const text = format === 'json' ? `${JSON.stringify(description, null, 2)}\n` : formatDescription(description);
+  await new Promise<void>((done) => process.stdout.write(text, () => done()));
+}
+
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const describeFormat = describeArgument(argv);
+  if (describeFormat) return describe(describeFormat, configArgument(argv));
   const listen = listenFromEnv();
   const workers = workersFromEnv();
   if (workers > 1 && !isClusterWorker()) {
@@ -32,7 +65,7 @@ async function main(): Promise<void> {
     await runPrimary({ workers, shutdownTimeoutMs: listen.shutdownTimeoutMs, logger });
     return;
   }
-  const gateway = await createGateway({ configFile: configArgument(process.argv.slice(2)) });
+  const gateway = await createGateway({ configFile: configArgument(argv) });
   const logger = gateway.runtime.container.resolve<Logger>(Tokens.Logger);
   const running = await serve(gateway, listen);
   if (isClusterWorker()) reportListening(running.url);
@@ -56,7 +89,13 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((e: Error) => {
-  process.stderr.write(`gw: failed to start: ${e.message}\n`);
-  process.exit(1);
-});
+main().then(
+  () => {
+    // A description is printed and done: exit even if a store left a timer behind.
+    if (describeArgument(process.argv.slice(2))) process.exit(0);
+  },
+  (e: Error) => {
+    process.stderr.write(`gw: failed to start: ${e.message}\n`);
+    process.exit(1);
+  },
+);

@@ -48,9 +48,9 @@ export default class ConfigsPlugin implements Plugin<Options> {
     cache.follow(changesIn(api.container));
     registerRoutes(api.registries.routes, { repo, cache, container: api.container, maxConfigBytes: api.options.maxConfigBytes });
 
-    // After config.headers (CONFIG), before integrations are resolved (CONFIG + 10).
+    // After config.headers (CONFIG), before integrations are resolved (CONFIG_REFERENCES).
     // A callback tap: anything but a config id goes on synchronously, a cached config too.
-    api.hooks.resolveConfig.tapAsync({ name: api.id, stage: Stage.CONFIG + 5 }, (config: RawConfig, ctx: RequestContext, done: Done) => {
+    api.hooks.resolveConfig.tapAsync({ name: api.id, stage: Stage.STORED_CONFIG }, (config: RawConfig, ctx: RequestContext, done: Done) => {
       if (typeof config !== 'string') return done(null, config);
       const found = cache.get(organisationOf(ctx.principal), config);
       if (found instanceof Promise) {

@@ -79,9 +79,9 @@ export default class IntegrationsPlugin implements Plugin<Options> {
     });
     container.register(INTEGRATIONS_SERVICE, { useValue: createService(catalogue) });
 
-    // After config.headers (CONFIG) and stored configs (CONFIG + 5): the config is an object by now.
+    // After config.headers (CONFIG) and stored configs (STORED_CONFIG): the config is an object by now.
     // A callback tap: a config without references goes on synchronously (no promise, no microtask).
-    api.hooks.resolveConfig.tapAsync({ name: api.id, stage: Stage.CONFIG + 10 }, (config: RawConfig, ctx: RequestContext, done: Done) => {
+    api.hooks.resolveConfig.tapAsync({ name: api.id, stage: Stage.CONFIG_REFERENCES }, (config: RawConfig, ctx: RequestContext, done: Done) => {
       if (config === undefined || typeof config === 'string' || !referencesIntegration(config)) return done(null, config);
       resolver.resolve(config, callerOf(ctx.principal, ctx.body)).then((resolved) => done(null, resolved), (e: unknown) => done(e as Error));
     });

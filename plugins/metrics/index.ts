@@ -112,8 +112,8 @@ export default class MetricsPlugin implements Plugin<Options> {
       if (skipped) for (const check of skipped) metrics.limitCheckSkipped(check);
     });
 
-    // Between the breaker (300) and the cache (400): sees each breaker verdict, once per target.
-    api.hooks.wrapAttempt.tap({ name: api.id, stage: (WrapStage.BREAKER + WrapStage.CACHE) / 2 }, (run, target) => {
+    // Between the breaker and the cache: sees each breaker verdict, once per target.
+    api.hooks.wrapAttempt.tap({ name: api.id, stage: WrapStage.AFTER_BREAKER }, (run, target) => {
       if (!target.cb_config) return run;
       return async (attempt) => {
         const outcome = await run(attempt);

@@ -89,7 +89,7 @@ export default class RequestLogsPlugin implements Plugin<Options> {
     const bodies = o.recordBodies;
     const maxBodyBytes = bodies ? o.maxBodyBytes : 0;
 
-    api.hooks.wrapAttempt.tap({ name: api.id, stage: WrapStage.TIMEOUT - 50 }, (run) => timeCalls(run));
+    api.hooks.wrapAttempt.tap({ name: api.id, stage: WrapStage.CALL }, (run) => timeCalls(run));
 
     // Streams are written after this: keep their tail (usage chunk) when it can hold usage, or the body.
     api.hooks.respond.tap({ name: api.id, stage: Stage.OBSERVE }, (response, ctx) => {

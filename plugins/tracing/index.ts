@@ -69,8 +69,8 @@ export default class TracingPlugin implements Plugin<Options> {
     const providers = new Set(o.providers);
     const sendsTo = (provider: unknown) => o.propagate !== 'never' && (everyProvider || (typeof provider === 'string' && providers.has(provider)));
 
-    // After observe.trace (Stage.TRACE), which sets the trace id from x-gw-trace-id or generates one.
-    api.hooks.onRequest.tap({ name: api.id, stage: Stage.TRACE + 1 }, (ctx) => {
+    // After observe.trace (TRACE), which sets the trace id from x-gw-trace-id or generates one.
+    api.hooks.onRequest.tap({ name: api.id, stage: Stage.TRACE_CONTEXT }, (ctx) => {
       const headers = ctx.request.headers;
       const inbound = parseTraceparent(headers['traceparent']);
       if (inbound) {

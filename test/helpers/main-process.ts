@@ -38,3 +38,22 @@ export async function startMain(dataDir: string, gatewayFile: string): Promise<M
   const database: Record<string, string> = onPostgres() ? { GW_DATABASE_URL: (await schemaOfDataDir(dataDir)).url } : {};
   return spawnMain(['--config', gatewayFile], { PORT: '0', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent', ...database });
 }
+
+export interface FinishedMain {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs main.js with `args` to its end (a command such as `--describe`, not a server). */
+export async function runMain(args: string[], env: Record<string, string>): Promise<FinishedMain> {
+  const child = spawn(process.execPath, ['dist/host/main.js', ...args], {
+    env: { ...process.env, GW_DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((done) => child.once('close', (c) => done(c)));
+  return { code, stdout, stderr };
+}

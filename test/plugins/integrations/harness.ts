@@ -21,7 +21,7 @@ export const PRINCIPAL_HEADER = 'x-test-principal';
 export const TestPrincipal = definePlugin({
   id: 'test.principal',
   apply(api) {
-    api.hooks.onRequest.tap({ name: api.id, stage: Stage.AUTH - 1 }, (ctx) => {
+    api.hooks.onRequest.tap({ name: api.id, stage: Stage.BEFORE_AUTH }, (ctx) => {
       const given = ctx.request.headers[PRINCIPAL_HEADER];
       if (given) ctx.principal = JSON.parse(given) as Principal;
     });

@@ -8,7 +8,7 @@ export default class TestPrincipalPlugin implements Plugin {
   static readonly manifest = { id: 'test.principal', description: 'principal from x-test-org / x-test-workspace' };
 
   apply(api: PluginApi): void {
-    api.hooks.onRequest.tap({ name: api.id, stage: Stage.AUTH - 1 }, (ctx) => {
+    api.hooks.onRequest.tap({ name: api.id, stage: Stage.BEFORE_AUTH }, (ctx) => {
       const org = ctx.request.headers['x-test-org'];
       if (org === undefined) return;
       const workspace = ctx.request.headers['x-test-workspace'];

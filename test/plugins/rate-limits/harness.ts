@@ -14,7 +14,7 @@ export const BASE = '/v1/policies/rate-limits';
 export class TestPrincipalPlugin {
   static readonly manifest = { id: 'test.principal' };
   apply(api: PluginApi): void {
-    api.hooks.onRequest.tap({ name: 'test.principal', stage: Stage.AUTH + 1 }, (ctx) => {
+    api.hooks.onRequest.tap({ name: 'test.principal', stage: Stage.AFTER_AUTH }, (ctx) => {
       const header = ctx.request.headers['x-test-principal'];
       if (!header || !ctx.principal) return;
       const { role: _role, workspaceId: _ws, ...owner } = ctx.principal;
