@@ -6,9 +6,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PluginLoadError, type PluginClass, type PluginEntry, type ResolvedEntry } from '../core/index.js';
 import { BUILTIN_PLUGINS, PRESETS, presetPlugins } from './builtins.js';
+import { importUserModule } from './user-modules.js';
 
 export interface Composition {
   preset?: string;
@@ -86,7 +86,7 @@ async function resolveUse(use: string | PluginClass, options: unknown, baseDir: 
   const file = isAbsolute(use) ? use : resolve(baseDir, use);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importUserModule(file);
   } catch (e) {
     throw new PluginLoadError(`cannot load plugin module ${file}: ${(e as Error).message}`);
   }
