@@ -154,6 +154,23 @@ describe('composition that fails safe', () => {
     });
   });
 
+  describe('a misspelt guardrail check parameter', () => {
+    let gw: TestGateway;
+    before(async () => {
+      gw = await startGateway();
+    });
+    after(() => gw.stop());
+
+    it('is named as the unknown key (400), not reported as the required one missing', async () => {
+      const before = mock.requests.length;
+      const config = { provider: 'openai', api_key: 'sk-test', custom_host: `${mock.url}/v1`, input_guardrails: [{ 'default.regexMatch': { rul: 'secret' } }] };
+      const reply = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, configHeaders(config));
+      expect(reply.status).to.equal(400);
+      expect(reply.json.error.message).to.equal('config.input_guardrails.0.default.regexMatch.rul: is not an allowed key');
+      expect(mock.requests.length).to.equal(before);
+    });
+  });
+
   describe('errors that name the missing plugin', () => {
     describe('without config.headers', () => {
       let gw: TestGateway;
