@@ -136,6 +136,8 @@ export const Errors = {
   clientClosed: () => new GatewayError({ status: 499, message: 'client closed the request', code: 'client_closed' }),
   /** The operator must fix something (a secret key that does not open stored credentials ...). */
   misconfigured: (message: string, code = 'gateway_misconfigured') => new GatewayError({ status: 500, message, code, type: 'api_error' }),
+  /** The request needs a plugin this gateway was composed without; `message` names it. */
+  pluginNotLoaded: (message: string) => new GatewayError({ status: 500, message, code: 'plugin_not_loaded', type: 'api_error' }),
   internal: () => new GatewayError({ status: 500, message: 'internal gateway error', code: 'internal_error' }),
   /** A provider's own error, passed on with its status once retries and fallbacks are spent. */
   upstream: (status: number, message: string, provider: string, type?: string, code?: string | null, param?: string | null) =>

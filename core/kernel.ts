@@ -14,6 +14,7 @@ import { RequestAttempt } from './attempt.js';
 import { Errors, GatewayError, isGatewayError } from './errors.js';
 import { JsonPayload } from './payload.js';
 import { validateConfig } from './config/validate.js';
+import { MISSING, noConfig } from './missing-plugin.js';
 import { RouteSettings } from './config/route-settings.js';
 import type { ConfigNode } from './config/types.js';
 import type { Completion, Hooks } from './hooks.js';
@@ -116,9 +117,7 @@ export class Kernel {
    */
   async resolveConfig(ctx: RequestContext): Promise<ConfigNode> {
     const raw = await this.hooks.resolveConfig.promise(undefined, ctx);
-    if (raw === undefined) {
-      throw Errors.invalidConfig('', 'no config: send x-gw-config, or x-gw-provider with Authorization');
-    }
+    if (raw === undefined) throw noConfig(ctx.request.headers);
     if (typeof raw === 'string') throw Errors.invalidConfig('', `unknown config id "${raw}"`);
     if (this.#validated.has(raw)) return (ctx.config = raw as ConfigNode);
     ctx.config = validateConfig(raw, this.hooks);
@@ -183,7 +182,12 @@ export class Kernel {
       const outcome = await this.hooks.call.promise(attempt);
       if (outcome) return outcome;
       const provider = attempt.target.provider;
-      return failed(provider ? Errors.unknownProvider(provider) : Errors.invalidConfig('provider', 'is required for a target'));
+      if (!provider) return failed(Errors.invalidConfig('provider', 'is required for a target'));
+      // A loaded provider that no `call` tap answered: the plugin that calls providers is missing.
+      if (this.registries.providers.has(provider)) {
+        return failed(Errors.pluginNotLoaded(`provider ${provider} is loaded but nothing calls providers: load ${MISSING.providerCalls}`));
+      }
+      return failed(Errors.unknownProvider(provider));
     } catch (e) {
       return failed(this.asGatewayError(e, attempt.ctx));
     }

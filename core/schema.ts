@@ -34,7 +34,7 @@ export function compile<S extends TSchema>(schema: S): Validator<Static<S>> {
 function collectIssues(errors: Iterable<ValueError>, max: number): Issue[] {
   const out: Issue[] = [];
   const seen = new Set<string>();
-  for (const error of errors) {
+  for (const error of unknownKeysFirst(errors)) {
     const issue = toIssue(error);
     const key = issue.path + '|' + issue.rule;
     if (seen.has(key)) continue;
@@ -43,6 +43,13 @@ function collectIssues(errors: Iterable<ValueError>, max: number): Issue[] {
     if (out.length >= max) break;
   }
   return out;
+}
+
+/** A misspelt key also leaves the right one missing: naming the unknown key first says what to fix. */
+function unknownKeysFirst(errors: Iterable<ValueError>): ValueError[] {
+  const all = [...errors];
+  const unknown = all.filter((e) => e.type === ValueErrorType.ObjectAdditionalProperties);
+  return unknown.length === 0 ? all : [...unknown, ...all.filter((e) => e.type !== ValueErrorType.ObjectAdditionalProperties)];
 }
 
 export function pointerToPath(pointer: string): string {
@@ -120,12 +127,21 @@ function nullableMessage(schema: TSchema): string {
 /** Validates plugin options with defaults applied; returns a frozen copy or throws with the issues. */
 export function parseOptions<S extends TSchema>(schema: S, input: unknown, owner: string): Static<S> {
   const value = Value.Default(schema, structuredClone(input ?? {}));
-  const validator = compile(schema);
-  if (!validator.check(value)) {
-    const list = validator.issues(value).map((i) => `${i.path || '(root)'}: ${i.rule}`).join('; ');
-    throw new Error(`${owner}: invalid options: ${list}`);
+  const checker = TypeCompiler.Compile(schema);
+  if (!checker.Check(value)) {
+    const list = unknownKeysFirst(checker.Errors(value)).slice(0, 5).map((e) => {
+      const issue = toIssue(e);
+      const rule = e.type === ValueErrorType.ObjectAdditionalProperties ? `is not an option of ${owner}${knownKeys(e.schema)}` : issue.rule;
+      return `${issue.path || '(root)'}: ${rule}`;
+    });
+    throw new Error(`${owner}: invalid options: ${[...new Set(list)].join('; ')}`);
   }
   return deepFreeze(value) as Static<S>;
+}
+
+function knownKeys(schema: TSchema): string {
+  const keys = Object.keys((schema as { properties?: object }).properties ?? {});
+  return keys.length > 0 ? ` (known: ${keys.join(', ')})` : ' (it takes none here)';
 }
 
 export function deepFreeze<T>(value: T): T {

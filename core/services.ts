@@ -12,6 +12,8 @@ export const Services = {
   Cache: 'cache',
   /** Stored files (Tokens.FileStore). */
   Files: 'files',
+  /** The key check of protected routes (auth.api-key). A gateway serving protected routes without it refuses to boot unless allowed. */
+  Auth: 'auth',
 } as const;
 
 export type ServiceName = (typeof Services)[keyof typeof Services];

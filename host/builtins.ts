@@ -1,6 +1,7 @@
 /**
  * The built-in plugins by id, loaded lazily so a gateway file that leaves one out never imports it.
- * The default preset is every built-in, in this order (dependencies are re-ordered by the loader).
+ * The default preset is every built-in, in this order (dependencies are re-ordered by the loader);
+ * `minimal` is keyed inference to OpenAI-format providers; `none` loads nothing.
  */
 import type { PluginClass } from '../core/index.js';
 
@@ -89,6 +90,11 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   // One record store: store.postgres stands in for store.sqlite when GW_DATABASE_URL is set (presetPlugins).
   default: Object.keys(BUILTIN_PLUGINS).filter((id) => id !== 'store.postgres'),
+  /** Inference behind a key: header configs, the OpenAI provider, one target per request. */
+  minimal: [
+    'store.sqlite', 'auth.api-key', 'config.headers', 'endpoints.inference',
+    'route.upstream', 'provider.openai', 'strategy.single', 'route.response-headers',
+  ],
   none: [],
 };
 

@@ -3,17 +3,20 @@
  *   { "preset": "default", "plugins": ["provider.openai", { "use": "./my-check.js", "options": {...} }], "disable": ["observe.request-log"] }
  * `plugins` adds to the preset (an entry naming a preset plugin replaces its options); paths are
  * relative to the file. Without a file the default preset (every built-in) is loaded.
+ * `"allowUnauthenticated": true` lets a gateway without a key-check plugin serve protected routes.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PluginLoadError, type PluginClass, type PluginEntry, type ResolvedEntry } from '../core/index.js';
 import { BUILTIN_PLUGINS, PRESETS, presetPlugins } from './builtins.js';
+import { importUserModule } from './user-modules.js';
 
 export interface Composition {
   preset?: string;
   plugins?: PluginEntry[];
   disable?: string[];
+  /** Serve protected routes without a key-check plugin (no `auth` service); refused at boot otherwise. */
+  allowUnauthenticated?: boolean;
 }
 
 export async function readGatewayFile(file: string): Promise<{ composition: Composition; baseDir: string }> {
@@ -32,9 +35,13 @@ export async function readGatewayFile(file: string): Promise<{ composition: Comp
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new PluginLoadError(`gateway file ${file} must hold a JSON object`);
   }
-  const allowed = new Set(['preset', 'plugins', 'disable']);
+  const allowed = ['preset', 'plugins', 'disable', 'allowUnauthenticated'];
   for (const key of Object.keys(parsed)) {
-    if (!allowed.has(key)) throw new PluginLoadError(`gateway file ${file}: unknown key "${key}" (allowed: preset, plugins, disable)`);
+    if (!allowed.includes(key)) throw new PluginLoadError(`gateway file ${file}: unknown key "${key}" (allowed: ${allowed.join(', ')})`);
+  }
+  const allow = (parsed as Composition).allowUnauthenticated;
+  if (allow !== undefined && typeof allow !== 'boolean') {
+    throw new PluginLoadError(`gateway file ${file}: allowUnauthenticated must be true or false`);
   }
   return { composition: parsed as Composition, baseDir: dirname(resolve(file)) };
 }
@@ -86,7 +93,7 @@ async function resolveUse(use: string | PluginClass, options: unknown, baseDir: 
   const file = isAbsolute(use) ? use : resolve(baseDir, use);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = await importUserModule(file);
   } catch (e) {
     throw new PluginLoadError(`cannot load plugin module ${file}: ${(e as Error).message}`);
   }

@@ -9,6 +9,7 @@ import {
 } from '../core/index.js';
 import { readGatewayFile, resolveComposition, type Composition } from './compose.js';
 import { settingsFromEnv } from './env.js';
+import { requireKeyCheck } from './key-check.js';
 import { registerHealth } from './health.js';
 import { createFetchHandler, type FetchHandler } from './fetch-adapter.js';
 import { createNodeHandler, type NodeHandler, type NodeHandlerState } from './node-adapter.js';
@@ -20,6 +21,11 @@ export interface GatewayOptions {
   composition?: Composition;
   /** A gateway file; default `GW_CONFIG`. Ignored when `plugins` or `composition` is given. */
   configFile?: string;
+  /**
+   * Serve protected routes without a plugin providing the key check (`auth` service); without it
+   * (or the gateway file's `allowUnauthenticated`) such a gateway refuses to boot.
+   */
+  allowUnauthenticated?: boolean;
   /** Settings over those read from the environment. */
   settings?: Partial<GatewaySettings>;
   /** The environment to read settings from; default `process.env`. */
@@ -42,8 +48,14 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const env = options.env ?? process.env;
   const settings: GatewaySettings = { ...settingsFromEnv(env), ...options.settings };
   const logger = options.logger ?? createLogger(settings.logLevel);
-  const plugins = await resolvePlugins(options, env, settings);
+  const { plugins, allowUnauthenticated } = await resolvePlugins(options, env, settings);
   const runtime = await boot({ plugins, settings, logger, setup: registerHealth });
+  try {
+    requireKeyCheck(runtime, options.allowUnauthenticated === true || allowUnauthenticated, logger);
+  } catch (e) {
+    await runtime.close();
+    throw e;
+  }
   const state: NodeHandlerState = { draining: false };
   return {
     handle: createNodeHandler(runtime, state),
@@ -57,10 +69,15 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
 }
 
 async function resolvePlugins(options: GatewayOptions, env: NodeJS.ProcessEnv, settings: GatewaySettings) {
-  if (options.plugins) return resolveComposition({ preset: 'none', plugins: options.plugins });
-  if (options.composition) return resolveComposition(options.composition, undefined, settings);
+  const { composition, baseDir } = await chooseComposition(options, env);
+  const plugins = await resolveComposition(composition, baseDir, options.plugins ? {} : settings);
+  return { plugins, allowUnauthenticated: composition.allowUnauthenticated === true };
+}
+
+async function chooseComposition(options: GatewayOptions, env: NodeJS.ProcessEnv): Promise<{ composition: Composition; baseDir?: string }> {
+  if (options.plugins) return { composition: { preset: 'none', plugins: options.plugins } };
+  if (options.composition) return { composition: options.composition };
   const file = options.configFile ?? env['GW_CONFIG'];
-  if (!file) return resolveComposition({}, undefined, settings);
-  const { composition, baseDir } = await readGatewayFile(file);
-  return resolveComposition(composition, baseDir, settings);
+  if (!file) return { composition: {} };
+  return readGatewayFile(file);
 }

@@ -40,6 +40,7 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
     id: 'auth.api-key',
     description: 'Gateway API keys: the check on every protected route, rotation, the key store',
     requires: [Services.Records],
+    provides: [Services.Auth],
     options: Options,
   };
 

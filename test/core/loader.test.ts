@@ -75,7 +75,23 @@ describe('plugin loader', () => {
       await boot([{ use: withOptions, options: { limt: 3 } }]);
       expect.fail('should have failed');
     } catch (e) {
-      expect((e as Error).message).to.contain('limt: is not an allowed key');
+      expect((e as Error).message).to.equal('plugin "test.options": invalid options: limt: is not an option of plugin "test.options" (known: limit)');
+    }
+  });
+
+  it('names a misspelt option before the required one it leaves missing', async () => {
+    const required = definePlugin({
+      id: 'test.required',
+      options: Type.Object({ minWords: Type.Integer(), maxWords: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+      apply: () => undefined,
+    });
+    try {
+      await boot([{ use: required, options: { wordz: 3 } }]);
+      expect.fail('should have failed');
+    } catch (e) {
+      expect(e).to.be.instanceOf(PluginLoadError);
+      const message = (e as Error).message;
+      expect(message).to.match(/^plugin "test.required": invalid options: wordz: is not an option of plugin "test.required" \(known: minWords, maxWords\); minWords: is required/);
     }
   });
 
