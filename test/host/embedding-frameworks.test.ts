@@ -218,6 +218,17 @@ describe('embedding in Express, Fastify and Hono', function () {
     });
   }
 
+  it('counts the re-serialised size of a parsed body sent without content-length (413)', async () => {
+    const big = JSON.stringify({ ...CHAT_BODY, padding: 'x'.repeat(BODY_LIMIT) });
+    const chunked = new ReadableStream({ start: (c) => { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
+    const res = await fetch(`${urls['express']}/json/v1/chat/completions`, {
+      method: 'POST', headers: directHeaders(mock), body: chunked, duplex: 'half', signal: AbortSignal.timeout(NO_HANG_MS),
+    } as RequestInit);
+    const reply = await jsonReply(res);
+    expect(reply.status, reply.text).to.equal(413);
+    expect(reply.json.error.code).to.equal('payload_too_large');
+  });
+
   describe('a body read before the gateway, with nothing left for it', () => {
     const bodyAlreadyRead = (reply: JsonReply) => {
       expect(reply.status, reply.text).to.equal(500);
