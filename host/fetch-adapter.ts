@@ -4,21 +4,26 @@
  */
 import { DEFAULT_JSON_MAX_DEPTH, Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
 import { readWebBody, streamedBody } from './client-body.js';
+import { requestBodyUsed } from './parsed-body.js';
 import { bodyMode, missResponse, parseJson, splitUrl } from './dispatch.js';
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** With `next`, paths the gateway does not serve are handed to it (Hono: the next middleware). */
+export type FetchHandler = (request: Request, next?: () => Response | Promise<Response>) => Promise<Response>;
 
 export function createFetchHandler(runtime: Runtime): FetchHandler {
   const { kernel, registries, settings } = runtime;
   const limit = settings.bodyLimit;
   const maxJsonDepth = settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
 
-  return async (incoming) => {
+  return async (incoming, next) => {
     const method = incoming.method.toUpperCase();
     const url = new URL(incoming.url);
     const { path, query } = splitUrl(url.pathname + url.search);
     const match = registries.routes.match(method, path);
-    if (!match.route) return toWebResponse(missResponse(match.allowed, method, path), () => undefined);
+    if (!match.route) {
+      if (next && match.allowed.length === 0) return next();
+      return toWebResponse(missResponse(match.allowed, method, path), () => undefined);
+    }
     const headers: HeaderMap = {};
     incoming.headers.forEach((value, name) => {
       headers[name] = value;
@@ -26,8 +31,10 @@ export function createFetchHandler(runtime: Runtime): FetchHandler {
     const request: GatewayRequest = { method, path, query, headers, body: undefined, signal: incoming.signal };
     const ctx = kernel.createContext(request, match.route, match.params);
     const mode = bodyMode(match.route, method);
-    if (mode === 'stream' && incoming.body) request.bodyStream = streamedBody(incoming.body as unknown as AsyncIterable<Uint8Array>);
-    const loadBody = mode === 'none' || mode === 'stream' ? undefined : async () => {
+    // A used body (Hono's c.req.json() ran first) can never be read again: say so instead of failing as a client error.
+    const bodyUsed = mode !== 'none' && incoming.bodyUsed;
+    if (mode === 'stream' && incoming.body && !bodyUsed) request.bodyStream = streamedBody(incoming.body as unknown as AsyncIterable<Uint8Array>);
+    const loadBody = bodyUsed ? () => Promise.reject(requestBodyUsed()) : mode === 'none' || mode === 'stream' ? undefined : async () => {
       const bytes = await readBody(incoming, limit);
       request.rawBody = bytes;
       if (mode === 'json') request.body = parseJson(bytes, maxJsonDepth);

@@ -34,9 +34,13 @@ export interface GatewayOptions {
 }
 
 export interface Gateway {
-  /** node:http / Express / Connect handler. With `next`, unknown paths go to the next handler. */
+  /**
+   * node:http / Express / Connect handler. With `next`, unknown paths go to the next handler; it is
+   * called before `handle` returns (a Fastify onRequest hook relies on that). Behind a body parser
+   * that already read the body, the parser's `req.body` (or `req.rawBody`) is used.
+   */
   readonly handle: NodeHandler;
-  /** Web-standard handler. */
+  /** Web-standard handler. With `next`, unknown paths go to it. */
   readonly fetch: FetchHandler;
   readonly runtime: Runtime;
   /** Answers carry `connection: close` from now on (used by a host while it drains). */

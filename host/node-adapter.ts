@@ -2,12 +2,14 @@
  * node:http front end: IncomingMessage/ServerResponse ⇄ GatewayRequest/GatewayResponse.
  * Bodies are read after auth, bounded by the body limit; whole answers are written at the end of
  * the event loop's turn, together (turn-writer.ts), streams chunk by chunk with backpressure; a
- * client that goes away aborts the upstream call.
+ * client that goes away aborts the upstream call. Behind a body parser that already read the
+ * body (Express, Fastify), the parser's result is used instead (parsed-body.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { DEFAULT_JSON_MAX_DEPTH, Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
 import { readNodeBody, streamedBody } from './client-body.js';
+import { bodyAlreadyRead, takeParsedBody, uploadReadElsewhere } from './parsed-body.js';
 import { bodyMode, errorResponse, missResponse, parseJson, splitUrl, STATUS_TEXT } from './dispatch.js';
 import { TurnWriter } from './turn-writer.js';
 
@@ -38,8 +40,11 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
     const request = new NodeRequest(req, res, method, path, query, toHeaderMap(req));
     const ctx = kernel.createContext(request, route, match.params);
     const mode = bodyMode(route, method);
-    if (mode === 'stream') request.bodyStream = streamedBody(req);
-    const loadBody = mode === 'none' || mode === 'stream' ? undefined : async () => {
+    let loadBody: (() => Promise<void>) | undefined;
+    if (mode === 'none') loadBody = undefined;
+    else if (bodyAlreadyRead(req)) loadBody = async () => takeBodyReadBefore(req, request, mode, limit, maxJsonDepth);
+    else if (mode === 'stream') request.bodyStream = streamedBody(req);
+    else loadBody = async () => {
       const bytes = await readNodeBody(req, limit);
       request.rawBody = bytes;
       if (mode === 'json') request.body = parseJson(bytes, maxJsonDepth);
@@ -62,6 +67,14 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
       },
     );
   };
+}
+
+/** A body parser (Express, Fastify) read the stream before us: take what it left, never wait on the stream. */
+function takeBodyReadBefore(req: IncomingMessage, request: NodeRequest, mode: 'json' | 'raw' | 'stream', limit: number, maxDepth: number): void {
+  if (mode === 'stream') throw uploadReadElsewhere();
+  const taken = takeParsedBody(req, mode === 'json', limit, maxDepth);
+  request.rawBody = taken.bytes;
+  if (mode === 'json') request.body = taken.value;
 }
 
 function toHeaderMap(req: IncomingMessage): HeaderMap {
