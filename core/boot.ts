@@ -10,6 +10,7 @@ import { describeGateway, type GatewayDescription } from './describe.js';
 import { createRegistries, freezeRegistries, type Registries } from './registries.js';
 import { loadPlugins, type LoadedPlugin, type ResolvedEntry } from './loader.js';
 import { Kernel } from './kernel.js';
+import type { MissingPluginHints } from './missing-plugin.js';
 import { UndiciTransport } from './transport.js';
 import { OutboundPolicy } from './outbound-policy.js';
 import type { Logger } from './logger.js';
@@ -23,6 +24,8 @@ export interface BootOptions {
   transport?: Transport;
   /** What the host adds after the plugins and before everything freezes (its health routes). */
   setup?: (registries: Registries) => void;
+  /** Which plugin fills each role the kernel relies on, to name it in errors when it is missing. */
+  missingPluginHints?: MissingPluginHints;
 }
 
 export interface Runtime {
@@ -43,7 +46,7 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   const registries = createRegistries();
   const taps = new HookTaps(hooks);
   const transport = options.transport ?? new UndiciTransport({ policy: new OutboundPolicy(options.settings.outbound) });
-  const kernel = new Kernel(hooks, registries, options.logger);
+  const kernel = new Kernel(hooks, registries, options.logger, options.missingPluginHints);
   container.register(Tokens.Settings, { useValue: options.settings });
   container.register(Tokens.Logger, { useValue: options.logger });
   container.register(Tokens.Transport, { useValue: transport });

@@ -69,3 +69,4 @@ export { ByteSlab } from './byte-slab.js';
 export { asBuffer, utf8Of } from './bytes.js';
 export { systemClock, wallNow, type Clock } from './clock.js';
 export { sha256Hex } from './digest.js';
+export type { MissingPluginHints } from './missing-plugin.js';

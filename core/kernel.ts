@@ -14,7 +14,7 @@ import { RequestAttempt } from './attempt.js';
 import { Errors, GatewayError, isGatewayError } from './errors.js';
 import { JsonPayload } from './payload.js';
 import { validateConfig } from './config/validate.js';
-import { MISSING, noConfig } from './missing-plugin.js';
+import { noConfig, noProviderCall, type MissingPluginHints } from './missing-plugin.js';
 import { RouteSettings } from './config/route-settings.js';
 import type { ConfigNode } from './config/types.js';
 import type { Completion, Hooks } from './hooks.js';
@@ -36,6 +36,7 @@ export class Kernel {
     readonly hooks: Hooks,
     readonly registries: Registries,
     readonly logger: Logger,
+    private readonly missing: MissingPluginHints = {},
   ) {}
 
   createContext(request: GatewayRequest, route: RouteDef, params: Record<string, string>): RequestContext {
@@ -117,7 +118,7 @@ export class Kernel {
    */
   async resolveConfig(ctx: RequestContext): Promise<ConfigNode> {
     const raw = await this.hooks.resolveConfig.promise(undefined, ctx);
-    if (raw === undefined) throw noConfig(ctx.request.headers);
+    if (raw === undefined) throw noConfig(ctx.request.headers, this.missing);
     if (typeof raw === 'string') throw Errors.invalidConfig('', `unknown config id "${raw}"`);
     if (this.#validated.has(raw)) return (ctx.config = raw as ConfigNode);
     ctx.config = validateConfig(raw, this.hooks);
@@ -183,10 +184,7 @@ export class Kernel {
       if (outcome) return outcome;
       const provider = attempt.target.provider;
       if (!provider) return failed(Errors.invalidConfig('provider', 'is required for a target'));
-      // A loaded provider that no `call` tap answered: the plugin that calls providers is missing.
-      if (this.registries.providers.has(provider)) {
-        return failed(Errors.pluginNotLoaded(`provider ${provider} is loaded but nothing calls providers: load ${MISSING.providerCalls}`));
-      }
+      if (this.registries.providers.has(provider)) return failed(noProviderCall(provider, this.missing));
       return failed(Errors.unknownProvider(provider));
     } catch (e) {
       return failed(this.asGatewayError(e, attempt.ctx));

@@ -1,23 +1,28 @@
 /**
- * Errors that stem from a plugin the gateway was composed without, naming the built-in plugin
- * that fills the role, so that a composed gateway says what to load instead of blaming the request.
+ * Errors that stem from a plugin the gateway was composed without. The kernel knows no plugin by
+ * name: the host, which knows its built-ins, tells it which plugin fills each role (`MissingPluginHints`),
+ * so that a composed gateway says what to load instead of blaming the request.
  */
 import { Errors, type GatewayError } from './errors.js';
 import type { HeaderMap } from './types.js';
 
-/** The built-in plugin for each role the kernel depends on but does not fill itself. */
-export const MISSING = Object.freeze({
-  /** Reads x-gw-config and the x-gw-* header fields into the route config. */
-  headerConfig: 'config.headers',
-  /** Taps `call`: sends a target's request to its provider. */
-  providerCalls: 'route.upstream',
-});
-
-const CONFIG_HEADERS = ['x-gw-config', 'x-gw-provider'] as const;
+export interface MissingPluginHints {
+  /** Headers that carry a route config, and the plugin that reads them. */
+  readonly configHeaders?: { readonly headers: readonly string[]; readonly plugin: string };
+  /** The plugin that taps `call` to send a target's request to its provider. */
+  readonly providerCalls?: string;
+}
 
 /** No plugin produced a route config: a config header that was sent names the missing reader. */
-export function noConfig(headers: HeaderMap): GatewayError {
-  const sent = CONFIG_HEADERS.find((name) => headers[name] !== undefined);
-  if (sent) return Errors.pluginNotLoaded(`${sent} was sent but no plugin reads it: load ${MISSING.headerConfig}`);
+export function noConfig(headers: HeaderMap, hints: MissingPluginHints): GatewayError {
+  const reader = hints.configHeaders;
+  const sent = reader?.headers.find((name) => headers[name] !== undefined);
+  if (reader && sent) return Errors.pluginNotLoaded(`${sent} was sent but no plugin reads it: load ${reader.plugin}`);
   return Errors.invalidConfig('', 'no config: send x-gw-config, or x-gw-provider with Authorization');
+}
+
+/** A loaded provider that no `call` tap answered: the plugin that calls providers is missing. */
+export function noProviderCall(provider: string, hints: MissingPluginHints): GatewayError {
+  const load = hints.providerCalls ? `load ${hints.providerCalls}` : 'load a plugin that taps the call hook';
+  return Errors.pluginNotLoaded(`provider ${provider} is loaded but nothing calls providers: ${load}`);
 }

@@ -3,7 +3,7 @@
  * The default preset is every built-in, in this order (dependencies are re-ordered by the loader);
  * `minimal` is keyed inference to OpenAI-format providers; `none` loads nothing.
  */
-import type { PluginClass } from '../core/index.js';
+import type { MissingPluginHints, PluginClass } from '../core/index.js';
 
 type Loader = () => Promise<{ default: PluginClass }>;
 
@@ -103,3 +103,9 @@ export function presetPlugins(preset: readonly string[], settings: { databaseUrl
   if (!settings.databaseUrl) return preset;
   return preset.map((id) => (id === 'store.sqlite' ? 'store.postgres' : id));
 }
+
+/** The built-in plugins that fill the roles the kernel relies on, named in errors when missing. */
+export const MISSING_PLUGIN_HINTS: MissingPluginHints = Object.freeze({
+  configHeaders: Object.freeze({ headers: Object.freeze(['x-gw-config', 'x-gw-provider']), plugin: 'config.headers' }),
+  providerCalls: 'route.upstream',
+});

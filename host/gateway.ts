@@ -11,6 +11,7 @@ import { readGatewayFile, resolveComposition, type Composition } from './compose
 import { settingsFromEnv } from './env.js';
 import { requireKeyCheck } from './key-check.js';
 import { registerHealth } from './health.js';
+import { MISSING_PLUGIN_HINTS } from './builtins.js';
 import { createFetchHandler, type FetchHandler } from './fetch-adapter.js';
 import { createNodeHandler, type NodeHandler, type NodeHandlerState } from './node-adapter.js';
 
@@ -53,7 +54,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const settings: GatewaySettings = { ...settingsFromEnv(env), ...options.settings };
   const logger = options.logger ?? createLogger(settings.logLevel);
   const { plugins, allowUnauthenticated } = await resolvePlugins(options, env, settings);
-  const runtime = await boot({ plugins, settings, logger, setup: registerHealth });
+  const runtime = await boot({ plugins, settings, logger, setup: registerHealth, missingPluginHints: MISSING_PLUGIN_HINTS });
   try {
     requireKeyCheck(runtime, options.allowUnauthenticated === true || allowUnauthenticated, logger);
   } catch (e) {
