@@ -21,7 +21,7 @@ import type { Completion, Hooks } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { Logger } from './logger.js';
 import type {
-  Attempt, AttemptRunner, GatewayRequest, GatewayResponse, Outcome, RequestContext, RouteDef, Target,
+  AttemptRunner, GatewayRequest, GatewayResponse, Outcome, RequestContext, RouteDef, Target,
 } from './types.js';
 
 const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;

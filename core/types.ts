@@ -4,7 +4,7 @@
 import type { GatewayError } from './errors.js';
 import type { JsonPayload } from './payload.js';
 import type { ConfigNode } from './config/types.js';
-import type { Validator, Issue } from './schema.js';
+import type { Issue } from './schema.js';
 
 /** Header names are lower-case; repeated headers are joined with ", ". */
 export type HeaderMap = Record<string, string | undefined>;

@@ -7,7 +7,7 @@
  */
 import {
   JsonPayload,
-  type AdapterInput, type CompleteEndpointAdapter, type EndpointAdapter, type ProviderAdapter, type UpstreamRequest,
+  type AdapterInput, type CompleteEndpointAdapter, type ProviderAdapter, type UpstreamRequest,
 } from '../../core/index.js';
 import { claudeEndpoint, isClaudeModel } from './claude.js';
 import { googleError } from './errors.js';

@@ -29,10 +29,6 @@ interface Mount {
   bytesKept: boolean;
 }
 
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
-
 function close(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }

@@ -5,7 +5,6 @@
  */
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { join } from 'node:path';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { addKey, call, chatLines, parseJsonl, startFeatureGateway, until, upload } from '../files/helpers.js';
