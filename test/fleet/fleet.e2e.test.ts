@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
-import { CHAT_BODY, postJson, TEST_API_KEY, type JsonReply } from '../helpers/gateway.js';
+import { CHAT_BODY, jsonReply, postJson, TEST_API_KEY, type JsonReply } from '../helpers/gateway.js';
 import { spawnMain, type MainProcess } from '../helpers/main-process.js';
 import { freshSchema, onPostgres, testDatabaseUrl, type TestSchema } from '../helpers/pg-schema.js';
 import { chatLines, form, parseJsonl } from '../plugins/files/helpers.js';
@@ -35,14 +35,7 @@ describe('fleet: three gateway processes on one PostgreSQL and one Redis', funct
       headers: { 'x-gw-api-key': TEST_API_KEY, ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
     });
-    const text = await res.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    return jsonReply(res);
   };
   const leaf = (extra: Record<string, unknown> = {}) => ({ provider: 'openai', api_key: 'sk-test', custom_host: `${mock.url}/v1`, ...extra });
   const chat = (gw: MainProcess, headers: Record<string, string>) =>
