@@ -3,7 +3,7 @@
  * when a config is loaded, never per request) and a `check` function that returns a verdict.
  * A check never throws for a policy failure (verdict false); a thrown error or a time-out becomes
  * an errored verdict in the runner. The kernel itself only knows "collect verdicts, deny if a
- * blocking hook failed"; the runner is a plugin (plugins/guardrails).
+ * blocking hook failed"; the runner is a plugin (plugins/guardrails/runner).
  *
  * This file is also the public API for an organisation's own checks:
  *

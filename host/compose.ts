@@ -1,6 +1,6 @@
 /**
  * Composition: which plugins a gateway loads. A gateway file (JSON) looks like
- *   { "preset": "default", "plugins": ["provider.openai", { "use": "./my-check.js", "options": {...} }], "disable": ["observe.request-log"] }
+ *   { "preset": "default", "plugins": ["provider.openai", { "use": "./my-check.js", "options": {...} }], "disable": ["observe.access-log"] }
  * `plugins` adds to the preset (an entry naming a preset plugin replaces its options); paths are
  * relative to the file. Without a file the default preset (every built-in) is loaded.
  * `"allowUnauthenticated": true` lets a gateway without a key-check plugin serve protected routes.
@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { PluginLoadError, type PluginClass, type PluginEntry, type ResolvedEntry } from '../core/index.js';
-import { BUILTIN_PLUGINS, PRESETS, presetPlugins } from './builtins.js';
+import { BUILTIN_PLUGINS, PRESETS, RENAMED_PLUGINS, presetPlugins } from './builtins.js';
 import { importUserModule } from './user-modules.js';
 
 export interface Composition {
@@ -53,7 +53,7 @@ export async function resolveComposition(
   const presetName = composition.preset ?? 'default';
   const preset = PRESETS[presetName];
   if (!preset) throw new PluginLoadError(`unknown preset "${presetName}" (known: ${Object.keys(PRESETS).join(', ')})`);
-  const disabled = new Set(composition.disable ?? []);
+  const disabled = new Set((composition.disable ?? []).map(currentId));
   const entries: ResolvedEntry[] = [];
   const indexById = new Map<string, number>();
   const add = (entry: ResolvedEntry) => {
@@ -84,8 +84,13 @@ async function resolveEntry(entry: PluginEntry, baseDir: string): Promise<Resolv
   throw new PluginLoadError(`invalid plugin entry ${JSON.stringify(entry)}: use an id, a path, or { "use": ..., "options": ... }`);
 }
 
+function currentId(id: string): string {
+  return RENAMED_PLUGINS[id] ?? id;
+}
+
 async function resolveUse(use: string | PluginClass, options: unknown, baseDir: string): Promise<ResolvedEntry> {
   if (typeof use === 'function') return { cls: use, options, source: `class ${use.name}` };
+  use = currentId(use);
   if (BUILTIN_PLUGINS[use]) return { cls: await loadBuiltin(use), options, source: use };
   if (!use.startsWith('.') && !isAbsolute(use)) {
     throw new PluginLoadError(`unknown plugin "${use}": not a built-in id (${Object.keys(BUILTIN_PLUGINS).join(', ')}) nor a path`);

@@ -16,7 +16,7 @@ function hookData(): UserModuleData {
   return {
     packageUrl: PACKAGE_URL,
     entries: {
-      gw: new URL('../host/index.js', import.meta.url).href,
+      gw: new URL('./index.js', import.meta.url).href,
       'gw/core': new URL('../core/index.js', import.meta.url).href,
     },
   };

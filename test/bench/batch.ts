@@ -61,12 +61,12 @@ async function main(): Promise<void> {
   const gatewayFile = join(work, 'gateway.json');
   await writeFile(gatewayFile, JSON.stringify({
     plugins: [
-      resolve('dist/plugins/secret-box/index.js'),
-      resolve('dist/plugins/files/index.js'),
-      { use: resolve('dist/plugins/batches/index.js'), options: { concurrency: CONCURRENCY } },
+      resolve('dist/plugins/security/secret-box/index.js'),
+      resolve('dist/plugins/features/files/index.js'),
+      { use: resolve('dist/plugins/features/batches/index.js'), options: { concurrency: CONCURRENCY } },
     ],
     // Per-request access log lines would measure the log sink, on both sides alike.
-    disable: ['observe.request-log'],
+    disable: ['observe.access-log'],
   }));
   const upstream = await startServer('upstream', resolve('dist/test/bench/upstream.js'), [], {}, join(work, 'upstream.log'));
   const gateway = await startServer('gateway', resolve('dist/host/main.js'), ['--config', gatewayFile], {

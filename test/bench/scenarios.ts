@@ -68,7 +68,7 @@ async function hugeRateLimit(ctx: SetupContext): Promise<void> {
 }
 
 /** The limits plugins by path, so they load whether or not the preset has them. */
-const LIMITS_PLUGINS = ['{{dist}}/plugins/rate-limits/index.js'];
+const LIMITS_PLUGINS = ['{{dist}}/plugins/policies/rate-limits/index.js'];
 
 const chatBody = {
   model: 'gpt-4o-mini',
@@ -84,8 +84,8 @@ const OBSERVE_PLUGINS = ['request-logs', 'analytics', 'metrics', 'tracing'].map(
 const OBSERVE_IDS = ['observe.logs', 'observe.analytics', 'observe.metrics', 'observe.tracing'];
 
 /** The foundation plugins (issue 2): auth, config headers, single strategy, upstream, openai, one log line. */
-const CORE_PLUGINS = ['store.sqlite', 'auth.api-key', 'state.memory', 'observe.trace', 'config.headers', 'endpoints.inference',
-  'strategy.single', 'route.upstream', 'route.response-headers', 'provider.openai', 'observe.request-log'];
+const CORE_PLUGINS = ['store.sqlite', 'auth.api-key', 'state.memory', 'observe.trace-ids', 'config.headers', 'endpoints.inference',
+  'strategy.single', 'route.upstream', 'route.response-headers', 'provider.openai', 'observe.access-log'];
 
 /** The three cheap built-in checks of the `guardrails` scenario, as an inline guardrail's keys. */
 function cheapChecks(rule: string): Record<string, unknown> {
@@ -226,7 +226,7 @@ export const scenarios: Scenario[] = [
     body: chatBody,
     baseline: 'chat',
     connections: 32,
-    gatewayComposition: { plugins: ['{{dist}}/plugins/integrations/index.js', '{{dist}}/plugins/configs/index.js'] },
+    gatewayComposition: { plugins: ['{{dist}}/plugins/admin/integrations/index.js', '{{dist}}/plugins/admin/configs/index.js'] },
     async setup(ctx) {
       await admin(ctx, 'POST', '/v1/integrations', { slug: 'bench-openai', provider: 'openai', key: 'sk-bench', configurations: { custom_host: `${ctx.upstreamUrl}/v1` } });
       const config = await admin(ctx, 'POST', '/v1/configs', { slug: 'bench-stored', config: { provider: '@bench-openai' } });

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway } from '../helpers/gateway.js';
-import { freePort } from '../plugins/redis/helpers.js';
+import { freePort } from '../plugins/stores/redis/helpers.js';
 import { DEFAULT_PORT, gatewayEnvNames, HEALTH_PATH, readRepoFile, repoRoot } from './gateway-facts.js';
 
 interface Instruction {

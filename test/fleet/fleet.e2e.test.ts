@@ -14,8 +14,8 @@ import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
 import { CHAT_BODY, jsonReply, postJson, TEST_API_KEY, type JsonReply } from '../helpers/gateway.js';
 import { spawnMain, type MainProcess } from '../helpers/main-process.js';
 import { freshSchema, onPostgres, testDatabaseUrl, type TestSchema } from '../helpers/pg-schema.js';
-import { chatLines, form, parseJsonl } from '../plugins/files/helpers.js';
-import { deletePrefix, sharedRedisUrl, uniquePrefix } from '../plugins/redis/helpers.js';
+import { chatLines, form, parseJsonl } from '../plugins/features/files/helpers.js';
+import { deletePrefix, sharedRedisUrl, uniquePrefix } from '../plugins/stores/redis/helpers.js';
 
 const LINES = 60;
 

@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { RecordQueries } from '../../core/index.js';
-import { PostgresStore } from '../../plugins/store-postgres/postgres-store.js';
+import { PostgresStore } from '../../plugins/stores/postgres/postgres-store.js';
 import { onPostgres, schemaOfDataDir } from './pg-schema.js';
 
 export interface Records extends RecordQueries {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { createLogger, definePlugin, Stage, Type } from '../../host/index.js';
-import { parsePrometheus } from '../plugins/metrics/prom-text.js';
+import { parsePrometheus } from '../plugins/observe/metrics/prom-text.js';
 import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
 import { CHAT_BODY, directHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
 import { rawConnect } from '../helpers/raw-http.js';

@@ -8,7 +8,7 @@ import type { Plugin, PluginApi } from '../../host/index.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { onPostgres } from '../helpers/pg-schema.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { freePort, hasRedisServer, startRedisServer, type OwnRedis } from '../plugins/redis/helpers.js';
+import { freePort, hasRedisServer, startRedisServer, type OwnRedis } from '../plugins/stores/redis/helpers.js';
 
 /** The record store's check: the suite runs once on SQLite and once on PostgreSQL. */
 const RECORDS = onPostgres() ? 'store.postgres' : 'store.sqlite';

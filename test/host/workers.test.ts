@@ -12,7 +12,7 @@ import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
 import { CHAT_BODY, directHeaders, TEST_API_KEY } from '../helpers/gateway.js';
 import { spawnMain, type MainProcess } from '../helpers/main-process.js';
 import { rawConnect, rawRequest } from '../helpers/raw-http.js';
-import { freePort, hasRedisServer, startRedisServer, type OwnRedis } from '../plugins/redis/helpers.js';
+import { freePort, hasRedisServer, startRedisServer, type OwnRedis } from '../plugins/stores/redis/helpers.js';
 
 interface WorkerLine {
   worker: number;

@@ -2,7 +2,7 @@
  * Built-in checks through the guardrail runner and a real gateway, in front of the mock OpenAI
  * provider: redaction reaching the provider, denials (446) and flags (246), moderation through the
  * provider adapter, and bad params refused with a 400 when the config is loaded.
- * Skipped while the runner plugin (plugins/guardrails) is not built.
+ * Skipped while the runner plugin (plugins/guardrails/runner) is not built.
  */
 import { expect } from 'chai';
 import OpenAI from 'openai';
@@ -27,7 +27,7 @@ describe('built-in guardrail checks through the runner (end to end)', () => {
 
   before(async function () {
     const runner = await runnerPlugin();
-    if (!runner) return this.skip(); // the runner plugin (plugins/guardrails) is not built yet
+    if (!runner) return this.skip(); // the runner plugin (plugins/guardrails/runner) is not built yet
     gw = await startGateway({ plugins: [runner, ...CHECKS] });
     mock = await startMockOpenAI();
     hook = await startServer((_req, res) => sendJson(res, 200, { verdict: true }));

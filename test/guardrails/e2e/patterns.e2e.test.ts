@@ -23,7 +23,7 @@ describe('guardrail patterns on the linear-time engine (end to end)', () => {
 
   before(async function () {
     const runner = await runnerPlugin();
-    if (!runner) return this.skip(); // the runner plugin (plugins/guardrails) is not built yet
+    if (!runner) return this.skip(); // the runner plugin (plugins/guardrails/runner) is not built yet
     gw = await startGateway({ plugins: [runner, ...CHECKS] });
     mock = await startMockOpenAI();
   });

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import AnthropicProviderPlugin from '../../../providers/anthropic/index.js';
 import VertexProviderPlugin from '../../../providers/vertex-ai/index.js';
-import RequestTimeoutPlugin from '../../../plugins/request-timeout/index.js';
+import RequestTimeoutPlugin from '../../../plugins/policies/request-timeout/index.js';
 import type { VertexMock } from '../../fixtures/mock-vertex.js';
 import { configHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { serviceAccount, startMock, strangerKeyPair, vertexConfig } from './service-account.js';

@@ -1,0 +1,100 @@
+/**
+ * admin.integrations: stored provider credentials (spec §1, §2.3; issue 8).
+ *
+ * Routes under /v1/integrations (routes.ts). Credentials (`key`, secret configuration fields) are
+ * sealed with the SecretBox (AES-256-GCM, bound to the integration id) and answered masked.
+ * A request names an integration as `provider: "@slug"` (x-gw-provider or any config node) or
+ * `virtual_key` (x-gw-virtual-key, legacy): after the config headers and stored configs, this
+ * plugin replaces those references with the stored provider and credentials (resolve.ts), from
+ * memory: every integration is held in memory, credentials are opened on first use per revision.
+ * Other plugins read integrations through `Symbol.for('gw.Integrations')` (service.ts).
+ */
+import { Services, MAX_TIMER_MS, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../../core/index.js';
+import { ControlPlaneServices } from './access.js';
+import { IntegrationCatalogue } from './catalogue.js';
+import { CredentialCache, envSecretSource, type SecretSource } from './credentials.js';
+import { IntegrationRepo } from './repo.js';
+import { callerOf, IntegrationResolver, referencesIntegration } from './resolve.js';
+import { registerRoutes } from './routes.js';
+import { createService, INTEGRATIONS_SERVICE } from './service.js';
+
+type Done = (error: Error | null, config?: RawConfig) => void;
+
+export { INTEGRATIONS_SERVICE, type IntegrationsService, type IntegrationInfo } from './service.js';
+
+/** A control-plane secret-reference resolver, when one is registered; else environment variables. */
+export const SECRET_REFERENCES = Symbol.for('gw.SecretReferences');
+
+const Options = Type.Object({
+  /** How often the in-memory integrations are re-read (other gateway instances' changes); 0: never. */
+  reloadIntervalMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 30_000 }),
+  /** How long a resolved secret mapping is kept before it is resolved again. */
+  secretTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 60_000 }),
+  /** Environment variables a secret mapping may name must start with this (so no mapping can read GW_SECRET_KEY). */
+  secretEnvPrefix: Type.String({ minLength: 1, default: 'GW_SECRET_REF_' }),
+}, { additionalProperties: false });
+
+type Options = Static<typeof Options>;
+
+export default class IntegrationsPlugin implements Plugin<Options> {
+  static readonly manifest = {
+    id: 'admin.integrations',
+    description: 'Stored provider credentials: /v1/integrations, @slug and virtual keys in requests',
+    requires: [Services.Records], dependsOn: ['security.secret-box'],
+    options: Options,
+  };
+
+  #timer?: NodeJS.Timeout;
+
+  async apply(api: PluginApi<Options>): Promise<void> {
+    const { container, options } = api;
+    const repo = new IntegrationRepo(container.resolve<RecordStore>(Tokens.RecordStore));
+    await repo.init();
+    const catalogue = new IntegrationCatalogue(repo);
+    await catalogue.reload();
+    catalogue.follow(changesIn(container), (e) => api.logger.warn({ err: e }, 'reloading integrations failed'));
+    const box = container.resolve<SecretBox>(Tokens.SecretBox);
+
+    // A resolver registered by a later plugin is found on first use.
+    const envSecrets = envSecretSource(api.settings.env, options.secretEnvPrefix);
+    let external: SecretSource | undefined | null = null;
+    const externalSecrets = () => {
+      if (external === null) external = container.isRegistered(SECRET_REFERENCES, true) ? container.resolve<SecretSource>(SECRET_REFERENCES) : undefined;
+      return external;
+    };
+    const secrets: SecretSource = {
+      resolve: (reference, organisationId) => (externalSecrets() ?? envSecrets).resolve(reference, organisationId),
+    };
+    const resolver = new IntegrationResolver(catalogue, new CredentialCache(box, secrets, options.secretTtlMs));
+
+    registerRoutes(api.registries.routes, {
+      repo,
+      catalogue,
+      box,
+      services: new ControlPlaneServices(container),
+      rules: {
+        providers: api.registries.providers,
+        envPrefix: () => (externalSecrets() ? undefined : options.secretEnvPrefix),
+      },
+    });
+    container.register(INTEGRATIONS_SERVICE, { useValue: createService(catalogue) });
+
+    // After config.headers (CONFIG) and stored configs (STORED_CONFIG): the config is an object by now.
+    // A callback tap: a config without references goes on synchronously (no promise, no microtask).
+    api.hooks.resolveConfig.tapAsync({ name: api.id, stage: Stage.CONFIG_REFERENCES }, (config: RawConfig, ctx: RequestContext, done: Done) => {
+      if (config === undefined || typeof config === 'string' || !referencesIntegration(config)) return done(null, config);
+      resolver.resolve(config, callerOf(ctx.principal, ctx.body)).then((resolved) => done(null, resolved), (e: unknown) => done(e as Error));
+    });
+
+    if (options.reloadIntervalMs > 0) {
+      this.#timer = setInterval(() => {
+        catalogue.reload().catch((e: unknown) => api.logger.warn({ err: e }, 'reloading integrations failed'));
+      }, options.reloadIntervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  close(): void {
+    if (this.#timer) clearInterval(this.#timer);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Rules an integration must pass before it is stored, so that a stored integration always makes a
+ * routable target: configuration fields known and well-typed (the route-config schema), a loaded
+ * provider whose own target rules pass, secret mappings onto known fields and allowed references.
+ */
+import { checkConfig, Errors, type ProviderAdapter, type Registry } from '../../../core/index.js';
+import { CONFIGURATION_FIELDS } from './fields.js';
+import { targetField } from './credentials.js';
+import type { SecretMappingInput } from './schemas.js';
+
+export interface ContentRules {
+  providers: Registry<ProviderAdapter>;
+  /** Set when references go to the environment: the prefix every referenced variable must have. */
+  envPrefix(): string | undefined;
+}
+
+/** Checks `configurations`; throws a 400 naming the first offending field. */
+export function checkConfigurations(configurations: Record<string, unknown>): void {
+  for (const key in configurations) {
+    if (!CONFIGURATION_FIELDS.has(key)) {
+      throw Errors.invalidBody(`configurations.${key}`, `is not an integration configuration field (the provider key goes in "key"; allowed: ${[...CONFIGURATION_FIELDS].join(', ')})`);
+    }
+  }
+  // The same rules as in a route config; a lone group of fields is fine here (no key-group rule).
+  for (const issue of checkConfig(configurations)) {
+    if (issue.path !== '') throw Errors.invalidBody(`configurations.${issue.path}`, issue.rule);
+  }
+}
+
+export function checkSecretMappings(mappings: readonly SecretMappingInput[], rules: ContentRules): void {
+  const seen = new Set<string>();
+  mappings.forEach((m, i) => {
+    const field = targetField(m.target_field);
+    const valid = m.target_field === 'key' || (m.target_field.startsWith('configurations.') && CONFIGURATION_FIELDS.has(field));
+    if (!valid) throw Errors.invalidBody(`secret_mappings.${i}.target_field`, 'must be "key" or "configurations.<field>" of an integration configuration field');
+    if (seen.has(field)) throw Errors.invalidBody(`secret_mappings.${i}.target_field`, `maps ${m.target_field} twice`);
+    seen.add(field);
+    const prefix = rules.envPrefix();
+    if (prefix !== undefined && !(m.secret_reference.startsWith(prefix) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(m.secret_reference))) {
+      throw Errors.invalidBody(`secret_mappings.${i}.secret_reference`, `must name an environment variable starting with ${prefix}`);
+    }
+  });
+}
+
+/**
+ * The provider is loaded and accepts the target the integration makes (credentials it requires
+ * ...). Mapped fields count as present: their value is only known at request time.
+ */
+export function checkProviderTarget(
+  provider: string, key: string | undefined, configurations: Record<string, unknown>,
+  mappings: readonly SecretMappingInput[], rules: ContentRules,
+): void {
+  const adapter = rules.providers.get(provider);
+  if (!adapter) throw Errors.invalidBody('provider', `unknown provider "${provider}" (loaded: ${rules.providers.keys().join(', ')})`);
+  const target: Record<string, unknown> = { provider, ...configurations };
+  if (key !== undefined) target['api_key'] = key;
+  for (const m of mappings) target[targetField(m.target_field)] ??= m.value_format === 'json' ? {} : 'mapped';
+  const issue = adapter.validateTarget?.(target, '')[0];
+  if (issue) {
+    const path = issue.path === 'api_key' ? 'key' : `configurations.${issue.path}`;
+    throw Errors.invalidBody(path, issue.rule);
+  }
+}

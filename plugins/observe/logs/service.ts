@@ -1,0 +1,63 @@
+/**
+ * The request-log service, registered as `Symbol.for('gw.RequestLogs')` for the analytics and
+ * metrics plugins (which never import this plugin: they declare the part they use).
+ */
+import { Errors, JsonPayload, pageOf, type GatewayResponse, type RequestContext } from '../../../core/index.js';
+import { parseFilter } from './filter.js';
+import { parseColumns, parseGroupBy } from './groups.js';
+import type { RecordListener, Recorder, RecorderStats } from './recorder.js';
+import type { LogStore } from './store.js';
+import type { Purpose, Visibility } from './visibility.js';
+
+export const REQUEST_LOGS = Symbol.for('gw.RequestLogs');
+
+export interface RequestLogService {
+  stats(): RecorderStats;
+  onRecords(listener: RecordListener): () => void;
+  /** Writes every queued entry now (tests, shutdown). */
+  flush(): Promise<void>;
+  /** Deletes logs older than the retention age; returns how many. */
+  sweep(now?: number): Promise<number>;
+  /** Answers a `.../groups/:groupBy` route for the given purpose and scope. */
+  answerGroups(ctx: RequestContext, purpose: Purpose, scope: string): Promise<GatewayResponse>;
+}
+
+const GROUP_QUERY_KEYS: ReadonlySet<string> = new Set(['columns']);
+
+export function jsonAnswer(value: unknown, status = 200): GatewayResponse {
+  return { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, json: JsonPayload.of(value) };
+}
+
+export function createService(recorder: Recorder, logs: LogStore, visibility: Visibility, retentionMs: number): RequestLogService {
+  return {
+    stats: () => recorder.stats(),
+    onRecords: (listener) => recorder.onRecords(listener),
+    flush: () => recorder.flush(),
+    sweep: (now = Date.now()) => logs.deleteBefore(now - retentionMs, () => new Promise((r) => setImmediate(r))),
+    answerGroups: async (ctx, purpose, scopeName) => {
+      const groupBy = parseGroupBy(ctx.params['groupBy'] ?? '');
+      const query = ctx.request.query;
+      const columns = parseColumns(query.get('columns'));
+      const filter = parseFilter(query, GROUP_QUERY_KEYS);
+      const page = pageOf(ctx);
+      const scope = await visibility.scope(ctx, purpose, scopeName, filter.workspace);
+      const { total, rows } = await logs.groups(groupBy, columns, filter, scope, page);
+      if (groupBy === 'api_key') await addKeyNames(rows, visibility);
+      return jsonAnswer({ object: 'list', group_by: groupBy, total_count: total, current_page: page.page, page_size: page.size, data: rows });
+    },
+  };
+}
+
+async function addKeyNames(rows: Record<string, unknown>[], visibility: Visibility): Promise<void> {
+  const keyName = visibility.directory()?.keyName;
+  if (!keyName) return;
+  const directory = visibility.directory()!;
+  await Promise.all(rows.map(async (row) => {
+    const id = row['api_key'];
+    row['api_key_name'] = typeof id === 'string' ? (await keyName.call(directory, id).catch(() => undefined)) ?? null : null;
+  }));
+}
+
+export function notFound(id: string) {
+  return Errors.notFound(`no log "${id}"`, 'log_not_found');
+}
