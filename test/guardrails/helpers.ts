@@ -121,12 +121,3 @@ export async function run<P>(check: TestableCheck<P>, params: unknown, checkInpu
   return check.check(checkInput, parsed.value, ctx);
 }
 
-/** Whether the plugin of the guardrail runner has been built (end-to-end tests skip without it). */
-export async function runnerPlugin(): Promise<PluginClass | undefined> {
-  try {
-    const mod = (await import('../../plugins/guardrails/runner/index.js' as string)) as { default?: PluginClass };
-    return mod.default;
-  } catch {
-    return undefined;
-  }
-}

@@ -2,7 +2,6 @@
  * Built-in checks through the guardrail runner and a real gateway, in front of the mock OpenAI
  * provider: redaction reaching the provider, denials (446) and flags (246), moderation through the
  * provider adapter, and bad params refused with a 400 when the config is loaded.
- * Skipped while the runner plugin (plugins/guardrails/runner) is not built.
  */
 import { expect } from 'chai';
 import OpenAI from 'openai';
@@ -15,7 +14,7 @@ import RequiredMetadataKeyPairsGuardrail from '../../../guardrails/required-meta
 import WebhookGuardrail from '../../../guardrails/webhook/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { configHeaders, postJson, startGateway, type TestGateway } from '../../helpers/gateway.js';
-import { runnerPlugin } from '../helpers.js';
+import GuardrailRunner from '../../../plugins/guardrails/runner/index.js';
 import { sendJson, startServer, type LocalServer } from '../local-server.js';
 
 const CHECKS: PluginClass[] = [PiiGuardrail, RegexMatchGuardrail, RegexReplaceGuardrail, RequiredMetadataKeyPairsGuardrail, ModerationGuardrail, WebhookGuardrail];
@@ -25,10 +24,8 @@ describe('built-in guardrail checks through the runner (end to end)', () => {
   let mock: MockOpenAI;
   let hook: LocalServer;
 
-  before(async function () {
-    const runner = await runnerPlugin();
-    if (!runner) return this.skip(); // the runner plugin (plugins/guardrails/runner) is not built yet
-    gw = await startGateway({ plugins: [runner, ...CHECKS] });
+  before(async () => {
+    gw = await startGateway({ plugins: [GuardrailRunner, ...CHECKS] });
     mock = await startMockOpenAI();
     hook = await startServer((_req, res) => sendJson(res, 200, { verdict: true }));
   });

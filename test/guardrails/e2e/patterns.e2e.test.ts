@@ -12,7 +12,7 @@ import RegexReplaceGuardrail from '../../../guardrails/regex-replace/index.js';
 import RequiredMetadataKeyPairsGuardrail from '../../../guardrails/required-metadata-key-pairs/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../fixtures/mock-openai.js';
 import { configHeaders, postJson, startGateway, type TestGateway } from '../../helpers/gateway.js';
-import { runnerPlugin } from '../helpers.js';
+import GuardrailRunner from '../../../plugins/guardrails/runner/index.js';
 
 const CHECKS: PluginClass[] = [RegexMatchGuardrail, RegexReplaceGuardrail, RequiredMetadataKeyPairsGuardrail, JsonSchemaGuardrail];
 const RULE_HINT = '(patterns run on a linear-time engine, RE2 syntax)';
@@ -21,10 +21,8 @@ describe('guardrail patterns on the linear-time engine (end to end)', () => {
   let gw: TestGateway | undefined;
   let mock: MockOpenAI;
 
-  before(async function () {
-    const runner = await runnerPlugin();
-    if (!runner) return this.skip(); // the runner plugin (plugins/guardrails/runner) is not built yet
-    gw = await startGateway({ plugins: [runner, ...CHECKS] });
+  before(async () => {
+    gw = await startGateway({ plugins: [GuardrailRunner, ...CHECKS] });
     mock = await startMockOpenAI();
   });
   afterEach(() => mock?.reset());

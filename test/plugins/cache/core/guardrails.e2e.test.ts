@@ -1,20 +1,13 @@
 /**
- * The cache with the real guardrail runner (guardrails.runner + default.contains, written by another
- * engineer: skipped while their build is absent). Output guardrails run after the cache wrapper, on
+ * The cache with the real guardrail runner (guardrails.runner + default.contains). Output guardrails run after the cache wrapper, on
  * misses and hits alike, so a cache never lets an answer past a deny guardrail.
  */
-import { existsSync } from 'node:fs';
 import { expect } from 'chai';
-import type { PluginClass } from '../../../../core/index.js';
+import GuardrailRunner from '../../../../plugins/guardrails/runner/index.js';
+import ContainsCheck from '../../../../guardrails/contains/index.js';
 import { CHAT_BODY, startGateway, type TestGateway } from '../../../helpers/gateway.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { CACHE_PLUGINS, cacheStatus, cached, chatCalls, post, type Config } from './harness.js';
-
-async function optionalPlugin(path: string): Promise<PluginClass | undefined> {
-  const url = new URL(`../../../${path}/index.js`, import.meta.url);
-  if (!existsSync(url)) return undefined;
-  return ((await import(url.href)) as { default: PluginClass }).default;
-}
 
 /** Denies an answer that contains "forbidden" (the mock echoes the question). */
 const DENY_FORBIDDEN = [{ id: 'no-forbidden', deny: true, 'default.contains': { words: ['forbidden'], operator: 'none' } }];
@@ -25,11 +18,9 @@ describe('cache with the guardrail runner (end to end)', function () {
   const ask = (content: string, config: Config, stream = false) =>
     post(gw.url, '/v1/chat/completions', { ...CHAT_BODY, messages: [{ role: 'user', content }], ...(stream ? { stream: true } : {}) }, config);
 
-  before(async function () {
-    const [runner, contains] = await Promise.all([optionalPlugin('plugins/guardrails'), optionalPlugin('guardrails/contains')]);
-    if (!runner || !contains) return this.skip();
+  before(async () => {
     mock = await startMockOpenAI();
-    gw = await startGateway({ plugins: [...CACHE_PLUGINS, runner, contains] });
+    gw = await startGateway({ plugins: [...CACHE_PLUGINS, GuardrailRunner, ContainsCheck] });
   });
 
   after(async () => {

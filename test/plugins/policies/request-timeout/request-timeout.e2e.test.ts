@@ -1,11 +1,9 @@
 /** policy.request-timeout end to end: real gateway, real mock provider (hanging, slow, streaming). */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import type { PluginClass } from '../../../../core/index.js';
 import RequestTimeoutPlugin from '../../../../plugins/policies/request-timeout/index.js';
 import RetryPlugin from '../../../../plugins/policies/retry/index.js';
+import FallbackStrategy from '../../../../plugins/strategies/fallback/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { CHAT_BODY, configHeaders, directHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import { arrivalTimes, gaps, until } from '../retry/probes.js';
@@ -186,17 +184,12 @@ describe('policy.request-timeout end to end', () => {
     await until(() => mock.openSockets() === 0, 1000);
   });
 
-  // Last: uses the real strategy.fallback plugin, written concurrently.
   describe('with fallback', () => {
-    const fallbackModule = '../../../../plugins/strategies/fallback/index.js';
-    let FallbackPlugin: PluginClass | undefined;
-    let fgw: TestGateway | undefined;
-    let backup: MockOpenAI | undefined;
+    let fgw: TestGateway;
+    let backup: MockOpenAI;
 
-    before(async function () {
-      if (!existsSync(fileURLToPath(new URL(fallbackModule, import.meta.url)))) return;
-      FallbackPlugin = ((await import(fallbackModule)) as { default: PluginClass }).default;
-      fgw = await startGateway({ plugins: [RequestTimeoutPlugin, FallbackPlugin] });
+    before(async () => {
+      fgw = await startGateway({ plugins: [RequestTimeoutPlugin, FallbackStrategy] });
       backup = await startMockOpenAI();
     });
     after(async () => {
@@ -204,8 +197,7 @@ describe('policy.request-timeout end to end', () => {
       await backup?.close();
     });
 
-    it('falls back to the next target when one times out', async function () {
-      if (!FallbackPlugin || !fgw || !backup) return this.skip(); // plugins/strategies/fallback is not there yet
+    it('falls back to the next target when one times out', async () => {
       mock.next({ hang: true });
       const config = {
         strategy: { mode: 'fallback', on_status_codes: [408] },

@@ -1,20 +1,12 @@
 /** route.forward-headers end to end: which client headers reach the provider. */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import type { PluginClass } from '../../../../core/index.js';
 import ForwardHeadersPlugin from '../../../../plugins/routing/forward-headers/index.js';
+import FallbackStrategy from '../../../../plugins/strategies/fallback/index.js';
 import { CHAT_BODY, configHeaders, directHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 
 const CHAT = '/v1/chat/completions';
-
-async function loadFallback(): Promise<PluginClass | undefined> {
-  const url = new URL('../../../../plugins/strategies/fallback/index.js', import.meta.url);
-  if (!existsSync(fileURLToPath(url))) return undefined;
-  return ((await import(url.href)) as { default: PluginClass }).default;
-}
 
 describe('route.forward-headers (end to end)', () => {
   let gw: TestGateway;
@@ -89,10 +81,8 @@ describe('route.forward-headers (end to end)', () => {
   });
 
   it('gives each target of a fallback its own headers', async function () {
-    const Fallback = await loadFallback();
-    if (!Fallback) return this.skip();
     const other = await startMockOpenAI();
-    const local = await startGateway({ plugins: [ForwardHeadersPlugin, Fallback] });
+    const local = await startGateway({ plugins: [ForwardHeadersPlugin, FallbackStrategy] });
     try {
       mock.next({ status: 500 });
       const config = {
