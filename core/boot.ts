@@ -3,7 +3,10 @@
  * then everything frozen for the run phase: a later tap, registration or route throws.
  */
 import { Changes } from './changes.js';
-import { createRootContainer, Tokens, type DependencyContainer } from './di.js';
+import { createRootContainer, type DependencyContainer } from './di.js';
+import { WorkLeases } from './leases.js';
+import { Services } from './services.js';
+import { ServiceRegistry } from './service-registry.js';
 import { createHooks, type Hooks } from './hooks.js';
 import { HookTaps } from './hook-taps.js';
 import { describeGateway, type GatewayDescription } from './describe.js';
@@ -33,6 +36,8 @@ export interface Runtime {
   readonly hooks: Hooks;
   readonly registries: Registries;
   readonly container: DependencyContainer;
+  /** The gateway's services by typed key (`runtime.services.get(Services.Records)`). */
+  readonly services: ServiceRegistry;
   readonly plugins: readonly LoadedPlugin[];
   readonly settings: GatewaySettings;
   /** Hooks with their taps, registries, plugins and their services (`--describe`). */
@@ -47,21 +52,23 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   const taps = new HookTaps(hooks);
   const transport = options.transport ?? new UndiciTransport({ policy: new OutboundPolicy(options.settings.outbound) });
   const kernel = new Kernel(hooks, registries, options.logger, options.missingPluginHints);
-  container.register(Tokens.Settings, { useValue: options.settings });
-  container.register(Tokens.Logger, { useValue: options.logger });
-  container.register(Tokens.Transport, { useValue: transport });
-  container.register(Tokens.Registries, { useValue: registries });
-  container.register(Tokens.Kernel, { useValue: kernel });
-  container.register(Tokens.Changes, {
-    useValue: new Changes((error, topic) => options.logger.error({ err: error, topic }, 'a change listener failed')),
-  });
+  const services = new ServiceRegistry(container);
+  services.provide(Services.Settings, options.settings);
+  services.provide(Services.Logger, options.logger);
+  services.provide(Services.Transport, transport);
+  services.provide(Services.Registries, registries);
+  services.provide(Services.Kernel, kernel);
+  services.provide(Services.Changes, new Changes((error, topic) => options.logger.error({ err: error, topic }, 'a change listener failed')));
+  // Made on first use: the record store it needs comes from a plugin.
+  services.provideLazily(Services.WorkLeases, () => new WorkLeases(services.get(Services.Records, 'work leases')));
 
   let loaded: readonly LoadedPlugin[] = [];
   const describe = () => describeGateway(taps, registries, loaded.map((p) => p.manifest));
-  container.register(Tokens.Description, { useValue: describe });
+  services.provide(Services.Description, describe);
 
   const plugins = await loadPlugins(options.plugins, {
     container,
+    services,
     hooks: (pluginId) => taps.viewFor(pluginId),
     registries,
     settings: options.settings,
@@ -90,5 +97,5 @@ export async function boot(options: BootOptions): Promise<Runtime> {
     })();
     return closing;
   };
-  return Object.freeze({ kernel, hooks, registries, container, plugins, settings: options.settings, describe, close });
+  return Object.freeze({ kernel, hooks, registries, container, services, plugins, settings: options.settings, describe, close });
 }

@@ -1,5 +1,5 @@
 /**
- * The invalidation bus (Tokens.Changes). A plugin that keeps records in memory publishes a topic
+ * The invalidation bus (`Services.Changes`). A plugin that keeps records in memory publishes a topic
  * when it writes one, and drops or reloads what it keeps when a topic it follows is published, on
  * this instance or, through a relay (Redis pub/sub with GW_REDIS_URL), on any other. Without a
  * relay it is in-process only, and the plugins' own cache lifetimes bound staleness.
@@ -9,7 +9,8 @@
  * Topics are the plugins' own (e.g. `api-keys`, `configs`); the kernel names none.
  * Nothing here runs per request: subscribers are called on writes and messages only.
  */
-import { Tokens, type DependencyContainer } from './di.js';
+import type { PluginServices } from './service-registry.js';
+import { Services } from './services.js';
 
 export type ChangeListener = (id: string | undefined) => void;
 
@@ -63,6 +64,6 @@ export class Changes {
 }
 
 /** The gateway's bus; a private in-process one where none is registered (a plugin applied outside boot). */
-export function changesIn(container: DependencyContainer): Changes {
-  return container.isRegistered(Tokens.Changes, true) ? container.resolve<Changes>(Tokens.Changes) : new Changes();
+export function changesIn(services: Pick<PluginServices, 'find'>): Changes {
+  return services.find(Services.Changes) ?? new Changes();
 }

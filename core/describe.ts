@@ -73,8 +73,8 @@ export function describeGateway(taps: HookTaps, registries: Registries, manifest
       id: m.id,
       ...(m.description ? { description: m.description } : {}),
       dependsOn: [...(m.dependsOn ?? [])],
-      provides: [...(m.provides ?? [])],
-      requires: [...(m.requires ?? [])],
+      provides: (m.provides ?? []).map((key) => key.name),
+      requires: (m.requires ?? []).map((key) => key.name),
     })),
   };
 }

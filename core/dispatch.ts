@@ -6,23 +6,22 @@
  */
 import { Errors } from './errors.js';
 import type { Kernel } from './kernel.js';
+import type { RequestValues } from './request-values.js';
 import type { GatewayRequest, GatewayResponse, Principal, RequestContext } from './types.js';
 
-const NO_LOCALS: ReadonlyMap<string | symbol, unknown> = new Map();
-
 /**
- * Runs `request` through its route as `principal`. For a stream answer, observers hear of it once
+ * Runs `request` through its route as `principal`, its values seeded with `values`. For a stream answer, observers hear of it once
  * the stream has been written (or abandoned); otherwise at once.
  */
 export async function dispatchInternal(
   kernel: Kernel, request: GatewayRequest, principal: RequestContext['principal'],
-  locals: ReadonlyMap<string | symbol, unknown> = NO_LOCALS,
+  values?: RequestValues,
 ): Promise<{ ctx: RequestContext; response: GatewayResponse }> {
   const match = kernel.registries.routes.match(request.method, request.path);
   if (!match.route) throw Errors.unavailable(`${request.method} ${request.path} is not served by this gateway`);
   const ctx = kernel.createContext(request, match.route, match.params);
   ctx.principal = principal;
-  for (const [key, value] of locals) ctx.locals.set(key, value);
+  if (values) ctx.values.copyFrom(values);
   const response = await kernel.handle(ctx);
   if (!response.stream) return { ctx, response };
   const stream = response.stream;
@@ -47,11 +46,11 @@ export async function dispatchInternal(
  */
 export async function dispatchInference(
   kernel: Kernel, ctx: RequestContext, path: string, body: Record<string, unknown>,
-  locals?: ReadonlyMap<string | symbol, unknown>,
+  values?: RequestValues,
 ): Promise<GatewayResponse> {
   const headers = ctx.traceId ? { ...ctx.request.headers, 'x-gw-trace-id': ctx.traceId } : ctx.request.headers;
   const request: GatewayRequest = { method: 'POST', path, query: new URLSearchParams(), headers, body, signal: ctx.request.signal };
-  const { ctx: inner, response } = await dispatchInternal(kernel, request, ctx.principal as Principal | undefined, locals);
+  const { ctx: inner, response } = await dispatchInternal(kernel, request, ctx.principal as Principal | undefined, values);
   if (!response.stream) kernel.complete(inner, response);
   return response;
 }

@@ -1,5 +1,5 @@
 /**
- * The file service (Tokens.FileStore, provided by feature.files) as its consumers see it: stored
+ * The file service (`Services.Files`, provided by feature.files) as its consumers see it: stored
  * files scoped to an organisation and workspace, and their exchange with a provider's files API
  * (batches, fine-tuning).
  */

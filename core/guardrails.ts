@@ -12,6 +12,8 @@
  */
 import { GatewayError } from './errors.js';
 import { definePlugin, type PluginClass } from './plugin.js';
+import { requestKey } from './request-values.js';
+import { serviceKey } from './service-key.js';
 import type { Issue, TSchema, Static } from './schema.js';
 import type { RequestContext } from './types.js';
 
@@ -155,7 +157,7 @@ export interface HookResults {
   after_request_hooks: HookResult[];
 }
 
-/** One hook result of one target, as kept for logs in `ctx.locals.get(GUARDRAIL_RESULTS)` (an array). */
+/** One hook result of one target, as kept for logs in `ctx.values.get(GuardrailResultsKey)` (an array). */
 export interface GuardrailRecord {
   /** `$path` of the target, e.g. `config.targets[1]`. */
   target: string;
@@ -165,12 +167,12 @@ export interface GuardrailRecord {
   inResponse: boolean;
 }
 
-/** `ctx.locals` key of the request's `GuardrailRecord[]`. */
-export const GUARDRAIL_RESULTS = Symbol.for('gw.guardrails.results');
+/** The request's guardrail records (written by the runner, read by logs and tracing). */
+export const GuardrailResultsKey = requestKey<GuardrailRecord[]>('guardrails.results');
 
 /**
  * Stored guardrails (the control plane's), resolved by id when a config is validated. A store
- * registers itself in the container under `GUARDRAIL_STORE`. Validation is synchronous, so a store
+ * is provided as the service `GuardrailStoreService`. Validation is synchronous, so a store
  * answers from memory (and refreshes in the background). A stored guardrail has the shape of an
  * inline guardrail object (checks keyed by id) or of a hook (`{ id, checks: [{ id, parameters }] }`).
  * `get` must return the same object while a guardrail is unchanged and another one once it changed:
@@ -180,7 +182,7 @@ export interface GuardrailStore {
   get(id: string): Readonly<Record<string, unknown>> | undefined;
 }
 
-export const GUARDRAIL_STORE = Symbol.for('gw.GuardrailStore');
+export const GuardrailStoreService = serviceKey<GuardrailStore>('guardrail-store');
 
 /** 446: a hook with `deny` failed. The body is the error envelope plus `hook_results`. */
 export function guardrailDenied(hookIds: readonly string[], hookResults: HookResults, stage: 'request' | 'answer'): GatewayError {

@@ -21,6 +21,8 @@ export * from './cache.js';
 export * from './di.js';
 export * from './stores.js';
 export * from './services.js';
+export * from './service-registry.js';
+export * from './request-values.js';
 export * from './keys.js';
 export * from './files.js';
 export * from './state.js';

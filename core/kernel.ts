@@ -13,6 +13,7 @@
 import { RequestAttempt } from './attempt.js';
 import { Errors, GatewayError, isGatewayError } from './errors.js';
 import { JsonPayload } from './payload.js';
+import { RequestValues } from './request-values.js';
 import { validateConfig } from './config/validate.js';
 import { noConfig, noProviderCall, type MissingPluginHints } from './missing-plugin.js';
 import { RouteSettings } from './config/route-settings.js';
@@ -52,7 +53,7 @@ export class Kernel {
       stream: false,
       responseHeaders: {},
       streamError: undefined,
-      locals: new Map(),
+      values: new RequestValues(),
     };
   }
 

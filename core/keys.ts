@@ -1,5 +1,5 @@
 /**
- * The gateway API key service (Tokens.KeyStore, provided by auth.api-key) as its consumers see it:
+ * The gateway API key service (`Services.KeyStore`, provided by auth.api-key) as its consumers see it:
  * the admin routes (admin.api-keys) and workspace membership (admin.workspaces).
  * Times in inputs are milliseconds since the epoch; records answer ISO 8601 and never a secret.
  */

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DependencyContainer } from './di.js';
-import { Tokens } from './di.js';
+import { Services } from './services.js';
 import type { RecordStore } from './stores.js';
 
 export const LEASE_MIGRATIONS: readonly string[] = [
@@ -80,10 +80,11 @@ export class WorkLeases {
   }
 }
 
-/** The gateway's work leases (one owner id per gateway), made on first use from its record store. */
+/**
+ * The gateway's work leases from its container, for plugins written before `api.services`
+ * (`api.services.get(Services.WorkLeases)` is the same object).
+ */
 export function workLeasesIn(container: DependencyContainer): WorkLeases {
-  if (container.isRegistered(Tokens.WorkLeases, true)) return container.resolve<WorkLeases>(Tokens.WorkLeases);
-  const leases = new WorkLeases(container.resolve<RecordStore>(Tokens.RecordStore));
-  container.register(Tokens.WorkLeases, { useValue: leases });
-  return leases;
+  if (container.isRegistered(Services.WorkLeases.token, true)) return container.resolve<WorkLeases>(Services.WorkLeases.token);
+  return new WorkLeases(container.resolve<RecordStore>(Services.Records.token));
 }

@@ -5,19 +5,20 @@
  * per interval with how many were skipped meanwhile.
  */
 import type { Logger } from './logger.js';
+import { requestKey } from './request-values.js';
 import type { RequestContext } from './types.js';
 
-/** `ctx.locals` key: the names of the limit checks skipped for this request (a string array). */
-export const SKIPPED_LIMIT_CHECKS = Symbol.for('gw.limits.skipped');
+/** The names of the limit checks skipped for this request. */
+export const SkippedLimitChecksKey = requestKey<string[]>('limits.skipped');
 
 export function markSkippedCheck(ctx: RequestContext, check: string): void {
-  const skipped = ctx.locals.get(SKIPPED_LIMIT_CHECKS) as string[] | undefined;
+  const skipped = ctx.values.get(SkippedLimitChecksKey);
   if (skipped) skipped.push(check);
-  else ctx.locals.set(SKIPPED_LIMIT_CHECKS, [check]);
+  else ctx.values.set(SkippedLimitChecksKey, [check]);
 }
 
 export function skippedChecksOf(ctx: RequestContext): readonly string[] | undefined {
-  return ctx.locals.get(SKIPPED_LIMIT_CHECKS) as string[] | undefined;
+  return ctx.values.get(SkippedLimitChecksKey);
 }
 
 export class CheckTimeoutError extends Error {

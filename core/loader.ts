@@ -4,7 +4,9 @@
  * Every failure is a boot error that names the plugin and what is wrong.
  */
 import { parseOptions } from './schema.js';
-import { Tokens, type DependencyContainer } from './di.js';
+import { PluginOptionsToken, type DependencyContainer } from './di.js';
+import type { ServiceKey } from './service-key.js';
+import type { ServiceRegistry } from './service-registry.js';
 import type { Plugin, PluginClass, PluginManifest } from './plugin.js';
 import type { PluginHooks } from './hooks.js';
 import type { Registries } from './registries.js';
@@ -33,7 +35,11 @@ export class PluginLoadError extends Error {
 
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*$/;
 
-export function orderPlugins(entries: ResolvedEntry[]): ResolvedEntry[] {
+/**
+ * `available`: the names of the services the gateway has before any plugin (the kernel's), which
+ * plugins may require without a provider among them.
+ */
+export function orderPlugins(entries: ResolvedEntry[], available: ReadonlySet<string> = new Set()): ResolvedEntry[] {
   const byId = new Map<string, ResolvedEntry>();
   for (const entry of entries) {
     const manifest = entry.cls?.manifest;
@@ -56,11 +62,12 @@ export function orderPlugins(entries: ResolvedEntry[]): ResolvedEntry[] {
       }
     }
   }
+  checkServiceKeys(entries);
   const providers = providersByService(entries);
   for (const entry of entries) {
     for (const service of entry.cls.manifest.requires ?? []) {
-      if (!providers.has(service)) {
-        throw new PluginLoadError(`plugin "${entry.cls.manifest.id}" requires the service "${service}", which no loaded plugin provides`);
+      if (!providers.has(service.name) && !available.has(service.name)) {
+        throw new PluginLoadError(`plugin "${entry.cls.manifest.id}" requires the service "${service.name}", which no loaded plugin provides`);
       }
     }
   }
@@ -69,7 +76,7 @@ export function orderPlugins(entries: ResolvedEntry[]): ResolvedEntry[] {
   // (several providers keep their given order: a later one, such as Redis, takes over a token).
   const before = (entry: ResolvedEntry): ResolvedEntry[] => {
     const { manifest } = entry.cls;
-    const services = (manifest.requires ?? []).flatMap((service) => providers.get(service)!.filter((p) => p !== entry));
+    const services = (manifest.requires ?? []).flatMap((service) => (providers.get(service.name) ?? []).filter((p) => p !== entry));
     return [...(manifest.dependsOn ?? []).map((dep) => byId.get(dep)!), ...services];
   };
   const ordered: ResolvedEntry[] = [];
@@ -89,13 +96,43 @@ export function orderPlugins(entries: ResolvedEntry[]): ResolvedEntry[] {
   return ordered;
 }
 
+/** Every `provides` / `requires` entry is a service key, and one name means one key. */
+function checkServiceKeys(entries: readonly ResolvedEntry[]): void {
+  const byName = new Map<string, { key: ServiceKey<unknown>; plugin: string }>();
+  for (const entry of entries) {
+    const { manifest } = entry.cls;
+    for (const field of ['provides', 'requires'] as const) {
+      const list: unknown = manifest[field];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) throw new PluginLoadError(`plugin "${manifest.id}": manifest "${field}" must be an array of service keys`);
+      for (const key of list as unknown[]) {
+        if (!isServiceKey(key)) {
+          throw new PluginLoadError(`plugin "${manifest.id}": manifest "${field}" lists ${JSON.stringify(key)}, which is not a service key `
+            + '(use one of Services.* or a key made with serviceKey())');
+        }
+        const known = byName.get(key.name);
+        if (known && known.key !== key) {
+          throw new PluginLoadError(`plugins "${known.plugin}" and "${manifest.id}" name two different services "${key.name}": `
+            + 'import the service key from the module that defines it');
+        }
+        byName.set(key.name, { key, plugin: manifest.id });
+      }
+    }
+  }
+}
+
+function isServiceKey(value: unknown): value is ServiceKey<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as ServiceKey<unknown>).name === 'string'
+    && typeof (value as ServiceKey<unknown>).token === 'symbol';
+}
+
 function providersByService(entries: readonly ResolvedEntry[]): Map<string, ResolvedEntry[]> {
   const providers = new Map<string, ResolvedEntry[]>();
   for (const entry of entries) {
     for (const service of entry.cls.manifest.provides ?? []) {
-      const list = providers.get(service) ?? [];
+      const list = providers.get(service.name) ?? [];
       list.push(entry);
-      providers.set(service, list);
+      providers.set(service.name, list);
     }
   }
   return providers;
@@ -103,6 +140,8 @@ function providersByService(entries: readonly ResolvedEntry[]): Map<string, Reso
 
 export interface LoadContext {
   container: DependencyContainer;
+  /** The gateway's services, holding the kernel's already. */
+  services: ServiceRegistry;
   /** One view for all plugins, or a view per plugin id (which records who taps what). */
   hooks: PluginHooks | ((pluginId: string) => PluginHooks);
   registries: Registries;
@@ -111,7 +150,7 @@ export interface LoadContext {
 }
 
 export async function loadPlugins(entries: ResolvedEntry[], ctx: LoadContext): Promise<LoadedPlugin[]> {
-  const ordered = orderPlugins(entries);
+  const ordered = orderPlugins(entries, ctx.services.names());
   // Validate every plugin's options before any plugin runs, so a bad file fails fast and whole.
   const prepared = ordered.map((entry) => {
     const { manifest } = entry.cls;
@@ -141,23 +180,27 @@ export async function loadPlugins(entries: ResolvedEntry[], ctx: LoadContext): P
 async function construct(entry: ResolvedEntry, options: unknown, ctx: LoadContext): Promise<LoadedPlugin> {
   const id = entry.cls.manifest.id;
   const scope = ctx.container.createChildContainer();
-  scope.register(Tokens.PluginOptions, { useValue: options });
+  scope.register(PluginOptionsToken, { useValue: options });
   let instance: Plugin;
   try {
     instance = scope.resolve(entry.cls);
   } catch (e) {
     throw new PluginLoadError(`plugin "${id}" could not be constructed: ${(e as Error).message}`);
   }
+  const provides = entry.cls.manifest.provides ?? [];
   try {
     await instance.apply({
       id,
       hooks: typeof ctx.hooks === 'function' ? ctx.hooks(id) : ctx.hooks,
       registries: ctx.registries,
+      services: ctx.services.viewFor(id, provides),
       container: ctx.container,
       options,
       settings: ctx.settings,
       logger: ctx.logger.child({ plugin: id }),
     });
+    const missing = provides.find((key) => !ctx.services.has(key));
+    if (missing) throw new Error(`it declares the service "${missing.name}" in "provides" but did not provide it (api.services.provide)`);
   } catch (e) {
     await Promise.resolve(instance.close?.()).catch(() => undefined);
     throw new PluginLoadError(`plugin "${id}" failed to apply: ${(e as Error).message}`);

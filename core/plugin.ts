@@ -8,6 +8,8 @@ import type { Registries } from './registries.js';
 import type { DependencyContainer } from './di.js';
 import type { Logger } from './logger.js';
 import type { GatewaySettings } from './settings.js';
+import type { ServiceKey } from './service-key.js';
+import type { PluginServices } from './service-registry.js';
 
 export interface PluginManifest<O extends TSchema = TSchema> {
   /** `<kind>.<name>`, e.g. `provider.openai`, `strategy.fallback`, `policy.retry`. */
@@ -15,10 +17,13 @@ export interface PluginManifest<O extends TSchema = TSchema> {
   readonly description?: string;
   /** Plugin ids that must be loaded (and are applied) before this one. */
   readonly dependsOn?: readonly string[];
-  /** Services this plugin implements (see `Services`); plugins requiring them are applied after it. */
-  readonly provides?: readonly string[];
-  /** Services this plugin needs (see `Services`); the boot stops when no loaded plugin provides one. */
-  readonly requires?: readonly string[];
+  /**
+   * Services this plugin implements (keys from `Services` or a family's contract file), each
+   * registered in `apply` with `api.services.provide(key, value)`; plugins requiring them are applied after it.
+   */
+  readonly provides?: readonly ServiceKey<unknown>[];
+  /** Services this plugin needs; the boot stops, naming the service and this plugin, when no loaded plugin provides one. */
+  readonly requires?: readonly ServiceKey<unknown>[];
   /** TypeBox schema of the options; defaults are applied, then the options are frozen. */
   readonly options?: O;
 }
@@ -27,6 +32,8 @@ export interface PluginApi<O = unknown> {
   readonly id: string;
   readonly hooks: PluginHooks;
   readonly registries: Registries;
+  /** The gateway's services by typed key: `get` (required), `find` (optional), `provide`. */
+  readonly services: PluginServices;
   readonly container: DependencyContainer;
   readonly options: O;
   readonly settings: GatewaySettings;

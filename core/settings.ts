@@ -1,6 +1,6 @@
 /**
  * Gateway-wide settings, filled by the host (from the environment) or by an embedding program.
- * Plugins read them through the container (Tokens.Settings); the kernel never reads the environment.
+ * Plugins read them through `api.settings` (or `Services.Settings`); the kernel never reads the environment.
  */
 import type { OutboundRules } from './outbound-policy.js';
 

@@ -42,7 +42,7 @@ export interface RecordStore extends RecordQueries {
   writable(): Promise<boolean>;
 }
 
-/** Encrypts small secrets at rest (Tokens.SecretBox, provided by security.secret-box). */
+/** Encrypts small secrets at rest (`Services.SecretBox`, provided by security.secret-box). */
 export interface SecretBox {
   /** Seals `plaintext`; `context`, when given, must be given again to open it. */
   encrypt(plaintext: string, context?: string): string;

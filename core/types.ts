@@ -5,6 +5,7 @@ import type { GatewayError } from './errors.js';
 import type { JsonPayload } from './payload.js';
 import type { ConfigNode } from './config/types.js';
 import type { Issue } from './schema.js';
+import type { RequestValues } from './request-values.js';
 
 /** Header names are lower-case; repeated headers are joined with ", ". */
 export type HeaderMap = Record<string, string | undefined>;
@@ -109,8 +110,8 @@ export interface RequestContext {
    * the answer is chosen, so a stream read whole before (and answered otherwise) does not count.
    */
   streamError?: GatewayError;
-  /** Plugin-owned per-request values, keyed by the plugin's own symbol or id. */
-  locals: Map<string | symbol, unknown>;
+  /** Per-request values by typed key (`requestKey<T>(name)`), owned by the plugin that exports the key. */
+  readonly values: RequestValues;
 }
 
 /** A leaf of the target tree with every inherited setting applied. */

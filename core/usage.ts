@@ -7,10 +7,11 @@
  *     stream carries one (OpenAI sends it with `stream_options: {"include_usage": true}`), else an
  *     estimate of 4 characters per token over the request's message text and the streamed text.
  *   - Cache hits (`x-gw-cache-status` HIT or SEMANTIC HIT) called no provider: no usage.
- * One stream meter per request, kept in `ctx.locals` under a well-known symbol, so every plugin
+ * One stream meter per request, kept in `ctx.values` under `UsageMeterKey`, so every plugin
  * that meters the same answer shares it.
  */
 import { firstJsonString, lastJsonObject } from './json-scan.js';
+import { requestKey } from './request-values.js';
 import type { GatewayResponse, RequestContext } from './types.js';
 
 export interface TokenUsage {
@@ -22,21 +23,22 @@ export interface TokenUsage {
   estimated: boolean;
 }
 
-export const METER_KEY = Symbol.for('gw.usage-meter.v1');
+/** The request's stream meter, shared by every plugin that meters the same answer. */
+export const UsageMeterKey = requestKey<StreamUsageMeter>('usage.meter');
 const CHARS_PER_TOKEN = 4;
 /** An event larger than this is not one we can read: dropped rather than buffered. */
 const MAX_EVENT_CHARS = 1 << 20;
 
-interface StreamUsageMeter {
+export interface StreamUsageMeter {
   result(): TokenUsage | undefined;
 }
 
 /** Puts a meter on a streamed answer (once per request). Call from `respond`. */
 export function meterStream(ctx: RequestContext, response: GatewayResponse): void {
-  if (!response.stream || ctx.locals.has(METER_KEY)) return;
+  if (!response.stream || ctx.values.has(UsageMeterKey)) return;
   const meter = new StreamMeter(ctx);
   response.stream = meter.wrap(response.stream);
-  ctx.locals.set(METER_KEY, meter);
+  ctx.values.set(UsageMeterKey, meter);
 }
 
 export function isCacheHit(response: GatewayResponse): boolean {
@@ -47,7 +49,7 @@ export function isCacheHit(response: GatewayResponse): boolean {
 /** The usage of the written answer (call from `onResponse`); undefined when it has none. */
 export function usageOf(ctx: RequestContext, response: GatewayResponse): TokenUsage | undefined {
   if (isCacheHit(response)) return undefined;
-  const meter = ctx.locals.get(METER_KEY) as StreamUsageMeter | undefined;
+  const meter = ctx.values.get(UsageMeterKey);
   if (meter) return meter.result();
   if (!response.json) return undefined;
   const raw = response.json.bytes();

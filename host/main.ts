@@ -6,7 +6,7 @@
  * With `--describe` (text) or `--describe=json` it boots, prints what the gateway is made of
  * (hooks and their taps, registries, plugins and their services), closes and exits 0 without listening.
  */
-import { createLogger, flushLogger, formatDescription, Tokens, type GatewayDescription, type Logger } from '../core/index.js';
+import { createLogger, flushLogger, formatDescription, Services, type GatewayDescription, type Logger } from '../core/index.js';
 import { checkSharedState, isClusterWorker, reportListening, runPrimary } from './cluster.js';
 import { listenFromEnv, settingsFromEnv, workersFromEnv } from './env.js';
 import { createGateway } from './gateway.js';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     return;
   }
   const gateway = await createGateway({ configFile: configArgument(argv) });
-  const logger = gateway.runtime.container.resolve<Logger>(Tokens.Logger);
+  const logger = gateway.runtime.services.get(Services.Logger);
   const running = await serve(gateway, listen);
   if (isClusterWorker()) reportListening(running.url);
   else process.stdout.write(`gw listening on ${running.url}\n`);

@@ -7,7 +7,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Tokens, type Logger } from '../core/index.js';
+import { Services, type Logger } from '../core/index.js';
 import { clientErrorListener } from './client-error.js';
 import { checkConnectionLimits, DEFAULT_CONNECTION_LIMITS, sweepIntervalMs, type ConnectionLimits } from './connection-limits.js';
 import type { Gateway } from './gateway.js';
@@ -44,7 +44,7 @@ export async function serve(gateway: Gateway, options: ServeOptions): Promise<Ru
   server.maxConnections = limits.maxConnections;
   // The latest response of each connection, for answering its client errors (client-error.ts).
   const latest = new WeakMap<Duplex, ServerResponse>();
-  const logger = gateway.runtime.container.resolve<Logger>(Tokens.Logger);
+  const logger = gateway.runtime.services.get(Services.Logger);
   server.on('clientError', clientErrorListener(limits, (socket) => latest.get(socket), logger));
   let inFlight = 0;
   let idle: (() => void) | undefined;

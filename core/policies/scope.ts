@@ -10,28 +10,16 @@
  *     workspace-bound key may only select its own workspace; organisation keys any, `*` all).
  * Organisation-level keys (no workspace) count as the organisation's default workspace, for
  * requests and as the owner of the policies they create. Workspaces come from the control
- * plane's Directory service
- * (`Symbol.for('gw.Directory')`) when one is registered; without it a workspace id is taken as
- * given and the default workspace is named `default`.
+ * plane's Directory service (admin.workspaces) when one is provided; without it a workspace id is
+ * taken as given and the default workspace is named `default`.
  */
 import { canUseWorkspace, requireScope } from '../authz.js';
 import { Errors } from '../errors.js';
-import type { DependencyContainer } from '../di.js';
 import type { Principal, RequestContext } from '../types.js';
+// Type only: the policy plugins pass the service in (this file moves to their family).
+import type { Directory } from '../../plugins/admin/workspaces/contract.js';
 
-export const DIRECTORY_TOKEN = Symbol.for('gw.Directory');
 export const DEFAULT_WORKSPACE_SLUG = 'default';
-
-export interface WorkspaceRecord {
-  id: string;
-  slug?: string;
-  organisation_id?: string;
-  status?: string;
-}
-
-export interface Directory {
-  workspace(idOrSlug: string, organisationId?: string): Promise<WorkspaceRecord | undefined>;
-}
 
 export type Action = 'create' | 'read' | 'list' | 'update' | 'delete';
 const WRITES: ReadonlySet<Action> = new Set(['create', 'update', 'delete']);
@@ -55,19 +43,15 @@ export function visibleTo(principal: Principal, record: { organisation_id: strin
 }
 
 export class Workspaces {
-  #directory: Directory | null | undefined;
   readonly #defaultPromises = new Map<string, Promise<string>>();
   /** Each organisation's default workspace id once known (read on the hot path without awaiting). */
   readonly #defaults = new Map<string, string>();
 
-  constructor(private readonly container: DependencyContainer) {}
+  /** `find`: the Directory service when loaded, looked up on use (its plugin may be applied after the caller's). */
+  constructor(private readonly find: () => Directory | undefined) {}
 
-  /** The Directory service, looked up at first use (its plugin may be applied after this one). */
   directory(): Directory | undefined {
-    if (this.#directory === undefined) {
-      this.#directory = this.container.isRegistered(DIRECTORY_TOKEN, true) ? this.container.resolve<Directory>(DIRECTORY_TOKEN) : null;
-    }
-    return this.#directory ?? undefined;
+    return this.find();
   }
 
   resolveDefault(organisationId: string): Promise<string> {

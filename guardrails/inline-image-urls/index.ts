@@ -1,5 +1,5 @@
 /** guardrail.inline-image-urls: registers `default.inlineImageUrls`. */
-import { Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { Services, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
 import { createInlineImageUrlsCheck } from './check.js';
 
 const Options = Type.Object({
@@ -11,7 +11,7 @@ export default class InlineImageUrlsGuardrail implements Plugin<Static<typeof Op
   static readonly manifest = { id: 'guardrail.inline-image-urls', description: 'default.inlineImageUrls: image URLs of a request are reachable images of bounded size', options: Options };
 
   apply(api: PluginApi<Static<typeof Options>>): void {
-    const check = createInlineImageUrlsCheck(api.container.resolve<Transport>(Tokens.Transport), api.options);
+    const check = createInlineImageUrlsCheck(api.services.get(Services.Transport), api.options);
     api.registries.checks.register(check.id, check, api.id);
   }
 }

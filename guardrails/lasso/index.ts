@@ -1,12 +1,12 @@
 /** guardrail.lasso: registers the vendor check `lasso.classify`. */
-import { Tokens, type Plugin, type PluginApi, type Transport } from '../../core/index.js';
+import { Services, type Plugin, type PluginApi, type Transport } from '../../core/index.js';
 import { createLassoCheck } from './check.js';
 
 export default class LassoGuardrail implements Plugin {
   static readonly manifest = { id: 'guardrail.lasso', description: 'lasso.classify: Lasso Security classifier' };
 
   apply(api: PluginApi): void {
-    const check = createLassoCheck(api.container.resolve<Transport>(Tokens.Transport));
+    const check = createLassoCheck(api.services.get(Services.Transport));
     api.registries.checks.register(check.id, check, api.id);
   }
 }

@@ -1,12 +1,12 @@
 /** guardrail.moderation: registers `default.moderation` (a provider's moderation endpoint). */
-import { Tokens, type Plugin, type PluginApi, type Transport } from '../../core/index.js';
+import { Services, type Plugin, type PluginApi, type Transport } from '../../core/index.js';
 import { createModerationCheck } from './check.js';
 
 export default class ModerationGuardrail implements Plugin {
   static readonly manifest = { id: 'guardrail.moderation', description: "default.moderation: a provider's moderation endpoint, by category and threshold" };
 
   apply(api: PluginApi): void {
-    const check = createModerationCheck(api.registries, api.container.resolve<Transport>(Tokens.Transport));
+    const check = createModerationCheck(api.registries, api.services.get(Services.Transport));
     api.registries.checks.register(check.id, check, api.id);
   }
 }

@@ -1,5 +1,5 @@
 /** guardrail.valid-urls: registers `default.validUrls`. */
-import { Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { Services, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
 import { createValidUrlsCheck } from './check.js';
 
 const Options = Type.Object({
@@ -11,7 +11,7 @@ export default class ValidUrlsGuardrail implements Plugin<Static<typeof Options>
   static readonly manifest = { id: 'guardrail.valid-urls', description: 'default.validUrls: the URLs in the text resolve or answer', options: Options };
 
   apply(api: PluginApi<Static<typeof Options>>): void {
-    const check = createValidUrlsCheck(api.container.resolve<Transport>(Tokens.Transport), api.options);
+    const check = createValidUrlsCheck(api.services.get(Services.Transport), api.options);
     api.registries.checks.register(check.id, check, api.id);
   }
 }

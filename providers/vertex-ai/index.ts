@@ -2,7 +2,7 @@
  * provider.vertex-ai: Google Vertex AI (the spec's cloudC) — Gemini models, and Claude models on
  * Vertex through the anthropic provider's transforms (hence the dependency).
  */
-import { MAX_TIMER_MS, Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { MAX_TIMER_MS, Services, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
 import { createVertexAdapter } from './adapter.js';
 import { ServiceAccountTokens } from './tokens.js';
 
@@ -26,7 +26,7 @@ export default class VertexProviderPlugin implements Plugin<VertexOptions> {
   };
 
   apply(api: PluginApi<VertexOptions>): void {
-    const transport = api.container.resolve<Transport>(Tokens.Transport);
+    const transport = api.services.get(Services.Transport);
     const tokens = new ServiceAccountTokens(transport, {
       refreshMarginMs: api.options.tokenRefreshMarginMs,
       maxEntries: api.options.tokenCacheSize,

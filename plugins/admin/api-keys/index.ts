@@ -4,33 +4,26 @@
  * Depends on security.secret-box so that secrets made without a caller (scheduled rotation) can wait
  * sealed until an admin reads them once.
  */
-import { Tokens, type DependencyContainer, type InjectionToken, type KeyStore, type Plugin, type PluginApi } from '../../../core/index.js';
-import { DIRECTORY, ORG_SETTINGS, type Directory, type OrgSettings } from './ports.js';
+import { Services, type Plugin, type PluginApi } from '../../../core/index.js';
+import { DirectoryService, OrgSettingsService } from '../workspaces/contract.js';
 import { apiKeyRoutes } from './routes.js';
 
 export default class ApiKeysPlugin implements Plugin {
   static readonly manifest = {
     id: 'admin.api-keys',
     description: 'API keys: create, list, update, delete, rotate (/v1/api-keys)',
+    requires: [Services.KeyStore],
     dependsOn: ['auth.api-key', 'security.secret-box'],
   };
 
   apply(api: PluginApi): void {
-    const keys = api.container.resolve<KeyStore>(Tokens.KeyStore);
+    // The workspaces services are optional and may be provided after this plugin: looked up on use.
     const routes = apiKeyRoutes({
-      keys,
-      directory: optional<Directory>(api.container, DIRECTORY),
-      settings: optional<OrgSettings>(api.container, ORG_SETTINGS),
+      keys: api.services.get(Services.KeyStore),
+      directory: () => api.services.find(DirectoryService),
+      settings: () => api.services.find(OrgSettingsService),
     });
     for (const route of routes) api.registries.routes.add(route);
   }
 }
 
-/** A service another plugin may register, possibly after this one: looked up on use, kept once found. */
-function optional<T>(container: DependencyContainer, token: InjectionToken<T>): () => T | undefined {
-  let found: T | undefined;
-  return () => {
-    if (found === undefined && container.isRegistered(token, true)) found = container.resolve<T>(token);
-    return found;
-  };
-}

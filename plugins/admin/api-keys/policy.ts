@@ -6,7 +6,7 @@
  */
 import { Errors, MAX_TTL_SECONDS, type ApiKeyView, type RotationInput, type RotationPeriod } from '../../../core/index.js';
 import { futureMs } from './dates.js';
-import type { OrgSettings } from './ports.js';
+import type { OrgSettings } from '../workspaces/contract.js';
 import type { RotationPolicyBody } from './schemas.js';
 
 export interface UserKeyPolicy {

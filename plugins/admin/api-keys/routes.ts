@@ -17,7 +17,7 @@ import {
 import { assertAdminOf, assertCanManage, assertCanSee, assertCovers, notFound } from './access.js';
 import { futureMs } from './dates.js';
 import { expiryFor, rotationFor, userKeyPolicy, type UserKeyPolicy } from './policy.js';
-import type { Directory, OrgSettings, WorkspaceRef } from './ports.js';
+import type { Directory, OrgSettings, WorkspaceRef } from '../workspaces/contract.js';
 import { createBody, rotateBody, updateBody } from './schemas.js';
 
 export interface ApiKeyRouteDeps {
@@ -42,7 +42,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
   };
 
   /** A workspace named by id or slug, of the caller's organisation and active. */
-  const workspaceOf = async (idOrSlug: string, principal: Principal, param: string): Promise<WorkspaceRef> => {
+  const workspaceOf = async (idOrSlug: string, principal: Principal, param: string): Promise<Pick<WorkspaceRef, 'id' | 'slug' | 'organisation_id' | 'status'>> => {
     const directory = deps.directory();
     if (!directory) return { id: idOrSlug, slug: idOrSlug, organisation_id: organisationOf(principal), status: 'active' };
     const workspace = await directory.workspace(idOrSlug, principal.organisationId);

@@ -8,9 +8,10 @@
  * Stored configs are cached in memory (cache.ts); a write on any instance clears every instance's cache.
  */
 import {
-  Services, DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type Static,
+  Services, DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RequestContext, type Static,
 } from '../../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
+import { StoredConfigIdKey } from './contract.js';
 import { ConfigRepo } from './repo.js';
 import { organisationOf, registerRoutes } from './routes.js';
 
@@ -37,7 +38,7 @@ export default class ConfigsPlugin implements Plugin<Options> {
   };
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    const repo = new ConfigRepo(api.container.resolve<RecordStore>(Tokens.RecordStore));
+    const repo = new ConfigRepo(api.services.get(Services.Records));
     await repo.init();
     const headerConfigs = new HeaderConfigs(api.options.cacheMaxEntries, api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH);
     const cache = new StoredConfigCache(repo, {
@@ -45,8 +46,8 @@ export default class ConfigsPlugin implements Plugin<Options> {
       negativeTtlMs: api.options.negativeCacheTtlMs,
       maxEntries: api.options.cacheMaxEntries,
     });
-    cache.follow(changesIn(api.container));
-    registerRoutes(api.registries.routes, { repo, cache, container: api.container, maxConfigBytes: api.options.maxConfigBytes });
+    cache.follow(changesIn(api.services));
+    registerRoutes(api.registries.routes, { repo, cache, services: api.services, maxConfigBytes: api.options.maxConfigBytes });
 
     // After config.headers (CONFIG), before integrations are resolved (CONFIG_REFERENCES).
     // A callback tap: anything but a config id goes on synchronously, a cached config too.
@@ -68,9 +69,6 @@ export default class ConfigsPlugin implements Plugin<Options> {
   }
 }
 
-/** Where the stored config's id is kept for observers (request logs, analytics). */
-const CONFIG_ID_KEY = Symbol.for('gw.config.id');
-
 function use(stored: StoredConfig | null, ref: string, ctx: RequestContext, headerConfigs: HeaderConfigs): Record<string, unknown> {
   if (!stored) throw Errors.invalidConfig('', `no stored config "${ref}" (x-gw-config is neither a JSON object nor a known config id)`);
   const workspaceId = ctx.principal?.workspaceId;
@@ -78,6 +76,6 @@ function use(stored: StoredConfig | null, ref: string, ctx: RequestContext, head
     throw Errors.forbidden(`config "${ref}" belongs to another workspace than the API key's (${workspaceId})`);
   }
   // Logs and analytics group by the canonical id, whether the client sent the id or the slug.
-  ctx.locals.set(CONFIG_ID_KEY, stored.id);
+  ctx.values.set(StoredConfigIdKey, stored.id);
   return headerConfigs.beneath(headerConfigs.fields(ctx.request.headers, true), stored.config);
 }

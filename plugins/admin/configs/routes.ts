@@ -11,12 +11,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   compile, Errors, requireScope, Type,
-  type DependencyContainer, type Principal, type RequestContext, type Router,
+  type PluginServices, type Principal, type RequestContext, type Router,
 } from '../../../core/index.js';
 import { json, nowIso, objectBody, pageOf, paginate, queryVersion, validated } from '../../../core/index.js';
+import { IntegrationsService } from '../integrations/contract.js';
+import { DirectoryService, type Directory } from '../workspaces/contract.js';
 import type { StoredConfigCache } from './cache.js';
 import type { ConfigRepo, ConfigRow } from './repo.js';
-import { checkStoredConfig, type IntegrationLookup } from './validate.js';
+import { checkStoredConfig } from './validate.js';
 
 const Slug = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$', errorMessage: 'must be 1 to 63 letters, digits, _ or -, starting with a letter or digit' });
 const Name = Type.String({ minLength: 1, maxLength: 255 });
@@ -37,15 +39,9 @@ const validateUpdate = compile(UpdateBody);
 export interface RouteDeps {
   repo: ConfigRepo;
   cache: StoredConfigCache;
-  container: DependencyContainer;
+  /** Integrations and the directory, when loaded, are looked up on use. */
+  services: PluginServices;
   maxConfigBytes: number;
-}
-
-const INTEGRATIONS = Symbol.for('gw.Integrations');
-const DIRECTORY = Symbol.for('gw.Directory');
-
-interface Directory {
-  workspace(idOrSlug: string, organisationId?: string): Promise<{ id: string; organisation_id: string } | undefined>;
 }
 
 export function organisationOf(principal: Principal | undefined): string {
@@ -53,8 +49,7 @@ export function organisationOf(principal: Principal | undefined): string {
 }
 
 export function registerRoutes(routes: Router, deps: RouteDeps): void {
-  const { repo, cache, container } = deps;
-  const service = <T>(token: symbol): T | undefined => (container.isRegistered(token, true) ? container.resolve<T>(token) : undefined);
+  const { repo, cache, services } = deps;
 
   const visible = async (ctx: RequestContext, principal: Principal): Promise<ConfigRow> => {
     const ref = ctx.params['id']!;
@@ -68,7 +63,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
     }
   };
   const serialised = (config: Record<string, unknown>, principal: Principal): string => {
-    checkStoredConfig(config, organisationOf(principal), service<IntegrationLookup>(INTEGRATIONS));
+    checkStoredConfig(config, organisationOf(principal), services.find(IntegrationsService));
     const text = JSON.stringify(config);
     if (Buffer.byteLength(text) > deps.maxConfigBytes) throw Errors.invalidBody('config', `must be at most ${deps.maxConfigBytes} bytes as JSON`);
     return text;
@@ -80,7 +75,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
       const body = validated(validateCreate, objectBody(ctx));
       const principal = requireScope(ctx, 'configs.create');
       const org = organisationOf(principal);
-      const workspaceId = await workspaceFor(principal, body.workspace_id, service<Directory>(DIRECTORY));
+      const workspaceId = await workspaceFor(principal, body.workspace_id, services.find(DirectoryService));
       const text = serialised(body.config, principal);
       const slug = body.slug ?? `pc-${randomBytes(6).toString('hex')}`;
       if (await repo.find(org, slug)) throw Errors.invalidBody('slug', `"${slug}" is taken by another config`);

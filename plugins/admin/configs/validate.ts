@@ -5,16 +5,15 @@
  * is answered as is), and integration references that exist (when the integrations plugin is loaded).
  */
 import { checkConfig, Errors } from '../../../core/index.js';
+import type { Integrations } from '../integrations/contract.js';
 
 /** Provider credentials a stored config may not hold: name an integration instead. */
 const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'api_key', 'Authorization', 'cloudA_access_key_id', 'cloudA_secret_access_key', 'cloudA_session_token', 'cloudC_service_account_json',
 ]);
 
-/** The part of `Symbol.for('gw.Integrations')` this plugin reads. */
-export interface IntegrationLookup {
-  bySlug(slug: string, organisationId?: string): { default_provider_slug: string | null } | undefined;
-}
+/** The part of the integrations service this check reads. */
+export type IntegrationLookup = Pick<Integrations, 'bySlug'>;
 
 type Node = Record<string, unknown>;
 

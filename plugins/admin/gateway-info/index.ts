@@ -3,7 +3,7 @@
  * `npm start -- --describe=json`): each hook with its taps, each registry's entries, each plugin's
  * services. For organisation owners and admins only: it shows the gateway's whole composition.
  */
-import { Errors, isOrganisationAdmin, noStoreJson, principalOf, Tokens, type GatewayDescription, type Plugin, type PluginApi } from '../../../core/index.js';
+import { Errors, isOrganisationAdmin, noStoreJson, principalOf, Services, type GatewayDescription, type Plugin, type PluginApi } from '../../../core/index.js';
 
 export const GATEWAY_PLUGINS_PATH = '/v1/gateway/plugins';
 
@@ -11,7 +11,7 @@ export default class GatewayInfoPlugin implements Plugin {
   static readonly manifest = { id: 'admin.gateway-info', description: `hooks, taps, registries and plugins of this gateway (${GATEWAY_PLUGINS_PATH})` };
 
   apply(api: PluginApi): void {
-    const describe = api.container.resolve<() => GatewayDescription>(Tokens.Description);
+    const describe = api.services.get(Services.Description);
     api.registries.routes.add({
       method: 'GET',
       path: GATEWAY_PLUGINS_PATH,

@@ -9,7 +9,8 @@
  * guardrails and reads organisation-wide ones.
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, requireScope, type DependencyContainer, type Principal, type RequestContext, type Router } from '../../../core/index.js';
+import { Errors, requireScope, type Principal, type RequestContext, type Router } from '../../../core/index.js';
+import type { Directory } from '../workspaces/contract.js';
 import { json, nowIso, objectBody, pageOf, paginate, queryList, validated } from '../../../core/index.js';
 import type { GuardrailCatalogue } from './catalogue.js';
 import { fromRow, type Guardrail, type GuardrailRow } from './record.js';
@@ -20,13 +21,8 @@ export interface RouteDeps {
   repo: GuardrailRepo;
   catalogue: GuardrailCatalogue;
   checks: CheckValidator;
-  container: DependencyContainer;
-}
-
-const DIRECTORY = Symbol.for('gw.Directory');
-
-interface Directory {
-  workspace(idOrSlug: string, organisationId?: string): Promise<{ id: string; organisation_id: string } | undefined>;
+  /** The directory of admin.workspaces, when loaded (looked up on use). */
+  directory(): Directory | undefined;
 }
 
 const organisationOf = (p: Principal) => p.organisationId ?? 'default';
@@ -56,7 +52,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
       const body = validated(validateCreate, objectBody(ctx));
       const principal = requireScope(ctx, 'guardrails.create');
       const org = organisationOf(principal);
-      const workspaceId = await workspaceFor(principal, body.workspace_id, deps.container);
+      const workspaceId = await workspaceFor(principal, body.workspace_id, deps.directory());
       checks.check(body.checks);
       const id = randomUUID();
       const slug = body.slug ?? `gr-${id.slice(0, 8)}`;
@@ -165,14 +161,14 @@ function toJson(g: Guardrail, checks: CheckValidator): Record<string, unknown> {
   };
 }
 
-async function workspaceFor(principal: Principal, given: string | undefined, container: DependencyContainer): Promise<string | undefined> {
+async function workspaceFor(principal: Principal, given: string | undefined, directory: Directory | undefined): Promise<string | undefined> {
   const own = principal.workspaceId;
   if (own !== undefined) {
     if (given !== undefined && given !== own) throw Errors.forbidden(`a workspace key can only store guardrails in its own workspace (${own})`);
     return own;
   }
-  if (given === undefined || !container.isRegistered(DIRECTORY, true)) return given;
-  const ws = await container.resolve<Directory>(DIRECTORY).workspace(given, principal.organisationId);
+  if (given === undefined || !directory) return given;
+  const ws = await directory.workspace(given, principal.organisationId);
   if (!ws || (principal.organisationId !== undefined && ws.organisation_id !== principal.organisationId)) {
     throw Errors.invalidBody('workspace_id', `unknown workspace "${given}"`);
   }

@@ -5,47 +5,21 @@
  * to exactly its workspace; a workspace `member` never writes, a `manager` only while the setting
  * `managersWriteWsIntegrations` (organisation, workspace override; default on) allows it.
  */
-import { Errors, requireScope, type DependencyContainer, type Principal, type RequestContext } from '../../../core/index.js';
+import { Errors, requireScope, type PluginServices, type Principal, type RequestContext } from '../../../core/index.js';
+import { DirectoryService, OrgSettingsService, type Directory, type OrgSettings } from '../workspaces/contract.js';
 import { allowedIn } from './resolve.js';
 import type { Integration } from './record.js';
 
-export const ORG_SETTINGS = Symbol.for('gw.OrgSettings');
-export const DIRECTORY = Symbol.for('gw.Directory');
-
-export interface OrgSettingsService {
-  get(workspaceId?: string, organisationId?: string): Promise<Record<string, unknown>>;
-}
-
-export interface WorkspaceRecord {
-  id: string;
-  slug: string;
-  organisation_id: string;
-  status: string;
-}
-
-export interface DirectoryService {
-  workspace(idOrSlug: string, organisationId?: string): Promise<WorkspaceRecord | undefined>;
-}
-
-/** Services of the API-keys/workspaces plugin, looked up on first use (it may be applied after this one, or not at all). */
+/** The workspaces plugin's services, looked up on use (it may be applied after this one, or not at all). */
 export class ControlPlaneServices {
-  #settings: OrgSettingsService | undefined | null = null;
-  #directory: DirectoryService | undefined | null = null;
+  constructor(private readonly services: PluginServices) {}
 
-  constructor(private readonly container: DependencyContainer) {}
-
-  get settings(): OrgSettingsService | undefined {
-    if (this.#settings === null) this.#settings = this.#lookup<OrgSettingsService>(ORG_SETTINGS);
-    return this.#settings;
+  get settings(): OrgSettings | undefined {
+    return this.services.find(OrgSettingsService);
   }
 
-  get directory(): DirectoryService | undefined {
-    if (this.#directory === null) this.#directory = this.#lookup<DirectoryService>(DIRECTORY);
-    return this.#directory;
-  }
-
-  #lookup<T>(token: symbol): T | undefined {
-    return this.container.isRegistered(token, true) ? this.container.resolve<T>(token) : undefined;
+  get directory(): Directory | undefined {
+    return this.services.find(DirectoryService);
   }
 }
 

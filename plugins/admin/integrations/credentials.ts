@@ -4,14 +4,12 @@
  * secret mappings are resolved when first needed and again after `secretTtlMs` (a resolver may
  * rotate them; environment variables never change while the gateway runs).
  */
+import type { SecretReferences } from './contract.js';
 import { Errors, GatewayError, type SecretBox } from '../../../core/index.js';
 import type { Integration, SecretPart } from './record.js';
 
-/** Where secret references are read: a control-plane resolver, or the environment. */
-export interface SecretSource {
-  /** The secret's value, or undefined when the reference does not resolve. */
-  resolve(reference: string, organisationId: string): string | undefined | Promise<string | undefined>;
-}
+/** Where a secret reference resolves: the registered SecretReferences service, or environment variables. */
+export type SecretSource = SecretReferences;
 
 export type TargetFields = Readonly<Record<string, unknown>>;
 

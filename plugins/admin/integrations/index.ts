@@ -7,23 +7,20 @@
  * `virtual_key` (x-gw-virtual-key, legacy): after the config headers and stored configs, this
  * plugin replaces those references with the stored provider and credentials (resolve.ts), from
  * memory: every integration is held in memory, credentials are opened on first use per revision.
- * Other plugins read integrations through `Symbol.for('gw.Integrations')` (service.ts).
+ * Other plugins read integrations through `IntegrationsService` (contract.ts, service.ts).
  */
-import { Services, MAX_TIMER_MS, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RecordStore, type RequestContext, type SecretBox, type Static } from '../../../core/index.js';
+import { Services, MAX_TIMER_MS, Stage, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RequestContext, type Static } from '../../../core/index.js';
 import { ControlPlaneServices } from './access.js';
 import { IntegrationCatalogue } from './catalogue.js';
 import { CredentialCache, envSecretSource, type SecretSource } from './credentials.js';
 import { IntegrationRepo } from './repo.js';
 import { callerOf, IntegrationResolver, referencesIntegration } from './resolve.js';
 import { registerRoutes } from './routes.js';
-import { createService, INTEGRATIONS_SERVICE } from './service.js';
+import { IntegrationsService, SecretReferencesService } from './contract.js';
+import { createService } from './service.js';
 
 type Done = (error: Error | null, config?: RawConfig) => void;
 
-export { INTEGRATIONS_SERVICE, type IntegrationsService, type IntegrationInfo } from './service.js';
-
-/** A control-plane secret-reference resolver, when one is registered; else environment variables. */
-export const SECRET_REFERENCES = Symbol.for('gw.SecretReferences');
 
 const Options = Type.Object({
   /** How often the in-memory integrations are re-read (other gateway instances' changes); 0: never. */
@@ -40,28 +37,24 @@ export default class IntegrationsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'admin.integrations',
     description: 'Stored provider credentials: /v1/integrations, @slug and virtual keys in requests',
-    requires: [Services.Records], dependsOn: ['security.secret-box'],
+    requires: [Services.Records, Services.SecretBox], provides: [IntegrationsService], dependsOn: ['security.secret-box'],
     options: Options,
   };
 
   #timer?: NodeJS.Timeout;
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    const { container, options } = api;
-    const repo = new IntegrationRepo(container.resolve<RecordStore>(Tokens.RecordStore));
+    const { services, options } = api;
+    const repo = new IntegrationRepo(services.get(Services.Records));
     await repo.init();
     const catalogue = new IntegrationCatalogue(repo);
     await catalogue.reload();
-    catalogue.follow(changesIn(container), (e) => api.logger.warn({ err: e }, 'reloading integrations failed'));
-    const box = container.resolve<SecretBox>(Tokens.SecretBox);
+    catalogue.follow(changesIn(services), (e) => api.logger.warn({ err: e }, 'reloading integrations failed'));
+    const box = services.get(Services.SecretBox);
 
-    // A resolver registered by a later plugin is found on first use.
+    // A resolver provided by a later plugin is found on use.
     const envSecrets = envSecretSource(api.settings.env, options.secretEnvPrefix);
-    let external: SecretSource | undefined | null = null;
-    const externalSecrets = () => {
-      if (external === null) external = container.isRegistered(SECRET_REFERENCES, true) ? container.resolve<SecretSource>(SECRET_REFERENCES) : undefined;
-      return external;
-    };
+    const externalSecrets = () => services.find(SecretReferencesService);
     const secrets: SecretSource = {
       resolve: (reference, organisationId) => (externalSecrets() ?? envSecrets).resolve(reference, organisationId),
     };
@@ -71,13 +64,13 @@ export default class IntegrationsPlugin implements Plugin<Options> {
       repo,
       catalogue,
       box,
-      services: new ControlPlaneServices(container),
+      services: new ControlPlaneServices(services),
       rules: {
         providers: api.registries.providers,
         envPrefix: () => (externalSecrets() ? undefined : options.secretEnvPrefix),
       },
     });
-    container.register(INTEGRATIONS_SERVICE, { useValue: createService(catalogue) });
+    services.provide(IntegrationsService, createService(catalogue));
 
     // After config.headers (CONFIG) and stored configs (STORED_CONFIG): the config is an object by now.
     // A callback tap: a config without references goes on synchronously (no promise, no microtask).

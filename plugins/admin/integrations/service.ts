@@ -1,49 +1,14 @@
 /**
- * The read-only service other plugins use (usage limits, models, logs), registered as
- * `Symbol.for('gw.Integrations')`. Answers from memory, synchronously; never exposes credentials.
+ * The read-only service other plugins use (contract.ts: usage limits, models, logs). Answers from
+ * memory, synchronously; never exposes credentials.
  */
 import type { Principal } from '../../../core/index.js';
+import type { IntegrationInfo, Integrations } from './contract.js';
 import type { IntegrationCatalogue } from './catalogue.js';
 import type { Integration } from './record.js';
 import { allowedIn } from './resolve.js';
 
-export const INTEGRATIONS_SERVICE = Symbol.for('gw.Integrations');
-
-export interface IntegrationModelInfo {
-  slug: string;
-  enabled: boolean;
-  custom_host?: string;
-}
-
-/** An integration without its credentials. */
-export interface IntegrationInfo {
-  id: string;
-  slug: string;
-  default_provider_slug: string | null;
-  name: string;
-  provider: string;
-  organisation_id: string;
-  allow_all_workspaces: boolean;
-  allowed_workspaces: readonly string[];
-  models: readonly IntegrationModelInfo[];
-  pricing_adjustments: { multiplier: number | Record<string, number> } | null;
-}
-
-export interface IntegrationsService {
-  /** By `@slug`, slug, default-provider slug or id; organisation `default` unless given. */
-  bySlug(slug: string, organisationId?: string): IntegrationInfo | undefined;
-  /**
-   * The price multiplier of a token class (`input`, `output`, `cached_input` ...): the class's own,
-   * else `default`, else a single number for every class, else 1.
-   */
-  pricingMultiplier(slug: string, tokenClass: string, organisationId?: string): number;
-  /** The integration a routed target came from (resolved targets carry `virtual_key: <id>`). */
-  forTarget(target: { readonly virtual_key?: unknown }): IntegrationInfo | undefined;
-  /** The integrations a caller may use (its organisation, allowed in its workspace). */
-  visibleTo(principal: Principal | undefined): IntegrationInfo[];
-}
-
-export function createService(catalogue: IntegrationCatalogue): IntegrationsService {
+export function createService(catalogue: IntegrationCatalogue): Integrations {
   const infos = new WeakMap<Integration, IntegrationInfo>();
   const info = (i: Integration): IntegrationInfo => {
     let known = infos.get(i);

@@ -4,11 +4,12 @@
  * models plus the integration's own (`integration-models`), less those disabled there.
  * Open to every key (any workspace role). Filters: `provider`, `integration` (slug, `@` optional),
  * `search` (part of the model name, any case); `current_page`, `page_size`; `total_count` is the
- * filtered total. Reads integrations through `Symbol.for('gw.Integrations')`; without that
+ * filtered total. Reads integrations through `IntegrationsService`; without that
  * service the list is empty.
  */
 import { Errors, Type, type Plugin, type PluginApi, type Principal, type Static } from '../../../core/index.js';
 import { json, pageOf, paginate } from '../../../core/index.js';
+import { IntegrationsService, type Integrations } from '../integrations/contract.js';
 import { DEFAULT_MODELS } from './defaults.js';
 
 const Options = Type.Object({
@@ -17,17 +18,6 @@ const Options = Type.Object({
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;
-
-const INTEGRATIONS = Symbol.for('gw.Integrations');
-
-/** The part of the integrations service this plugin reads. */
-interface IntegrationsService {
-  visibleTo(principal: Principal | undefined): {
-    slug: string;
-    provider: string;
-    models: readonly { slug: string; enabled: boolean }[];
-  }[];
-}
 
 export interface ModelEntry {
   id: string;
@@ -48,11 +38,7 @@ export default class ModelsPlugin implements Plugin<Options> {
 
   apply(api: PluginApi<Options>): void {
     const defaults: Readonly<Record<string, readonly string[]>> = { ...DEFAULT_MODELS, ...api.options.defaultModels };
-    let service: IntegrationsService | undefined | null = null;
-    const integrations = () => {
-      if (service === null) service = api.container.isRegistered(INTEGRATIONS, true) ? api.container.resolve<IntegrationsService>(INTEGRATIONS) : undefined;
-      return service;
-    };
+    const integrations = () => api.services.find(IntegrationsService);
 
     api.registries.routes.add({
       method: 'GET', path: '/v1/models',
@@ -76,7 +62,7 @@ export default class ModelsPlugin implements Plugin<Options> {
   }
 }
 
-function modelsOf(i: ReturnType<IntegrationsService['visibleTo']>[number], defaults: Readonly<Record<string, readonly string[]>>): ModelEntry[] {
+function modelsOf(i: ReturnType<Integrations['visibleTo']>[number], defaults: Readonly<Record<string, readonly string[]>>): ModelEntry[] {
   const listed = new Map(i.models.map((m) => [m.slug, m.enabled]));
   const entry = (id: string, source: ModelEntry['source']): ModelEntry => ({
     id, object: 'model', provider: i.provider, integration: i.slug, owned_by: i.provider, source,

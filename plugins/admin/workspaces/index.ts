@@ -4,12 +4,12 @@
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
  * OrgSettings and Directory services (services.ts) for other plugins.
  */
-import { Services, MAX_TIMER_MS, timeOrderedId, Tokens, Type, changesIn, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../../core/index.js';
+import { Services, MAX_TIMER_MS, timeOrderedId, Type, changesIn, type KeyStore, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
+import { DirectoryService, OrgSettingsService } from './contract.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
 import { PeopleRepo } from './people-repo.js';
-import { DIRECTORY, ORG_SETTINGS } from './ports.js';
 import { directoryService, orgSettingsService } from './services.js';
 import { settingsRoutes } from './settings-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -31,25 +31,25 @@ export default class WorkspacesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'admin.workspaces',
     description: 'Workspaces, users, memberships and organisation settings; the OrgSettings and Directory services',
-    requires: [Services.Records], dependsOn: ['auth.api-key', 'security.secret-box'],
+    requires: [Services.Records, Services.KeyStore], provides: [DirectoryService, OrgSettingsService], dependsOn: ['auth.api-key', 'security.secret-box'],
     options: Options,
   };
 
   #timer?: NodeJS.Timeout;
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    const store = api.container.resolve<RecordStore>(Tokens.RecordStore);
-    const keys = api.container.resolve<KeyStore>(Tokens.KeyStore);
+    const store = api.services.get(Services.Records);
+    const keys = api.services.get(Services.KeyStore);
     await store.migrate('admin.workspaces', MIGRATIONS);
     const repo = new WorkspaceRepo(store);
     const people = new PeopleRepo(store);
     await seedOrganisation(repo, keys);
     const directory = new WorkspaceDirectory(repo, keys);
     await directory.load();
-    directory.follow(changesIn(api.container), (e) => api.logger.error({ err: e }, 'reloading workspaces failed'));
+    directory.follow(changesIn(api.services), (e) => api.logger.error({ err: e }, 'reloading workspaces failed'));
 
-    api.container.register(ORG_SETTINGS, { useValue: orgSettingsService(directory) });
-    api.container.register(DIRECTORY, { useValue: directoryService(directory, people, keys) });
+    api.services.provide(OrgSettingsService, orgSettingsService(directory));
+    api.services.provide(DirectoryService, directoryService(directory, people, keys));
 
     const routes = [
       ...workspaceRoutes(repo, directory),

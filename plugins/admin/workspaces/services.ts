@@ -1,44 +1,21 @@
 /**
- * The read-only services other plugins resolve (with `container.isRegistered(token, true)`):
- *   Symbol.for('gw.OrgSettings') → { get(workspaceId?, organisationId?) }: effective settings, from memory;
- *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName, keysOfUser }.
- * `workspace` is answered from memory; the others read the store (admin paths) or cache briefly.
+ * The read-only services other plugins use (contract.ts): OrgSettings (effective settings, from
+ * memory) and Directory. `workspace` is answered from memory; the others read the store (admin
+ * paths) or cache briefly.
  */
 import type { KeyStore } from '../../../core/index.js';
+import type { Directory, OrgSettings, WorkspaceRef } from './contract.js';
 import type { WorkspaceDirectory } from './directory.js';
 import type { PeopleRepo } from './people-repo.js';
-import type { Settings } from './settings.js';
-
-export interface WorkspaceRef {
-  id: string;
-  slug: string;
-  name: string;
-  organisation_id: string;
-  status: string;
-  is_default: boolean;
-}
-
-export interface OrgSettingsService {
-  get(workspaceId?: string, organisationId?: string): Promise<Settings>;
-}
-
-export interface DirectoryService {
-  workspace(idOrSlug: string, organisationId?: string): Promise<WorkspaceRef | undefined>;
-  member(workspaceId: string, userId: string): Promise<{ role: string } | undefined>;
-  user(id: string): Promise<{ id: string; email: string; name: string | null; role: string; organisation_id: string } | undefined>;
-  keyName(keyId: string): Promise<string | undefined>;
-  /** Every key a user holds or held (a member's "own keys" in logs and analytics). */
-  keysOfUser(userId: string): Promise<readonly string[]>;
-}
 
 const KEY_NAME_TTL_MS = 60_000;
 const KEY_NAME_MAX = 10_000;
 
-export function orgSettingsService(directory: WorkspaceDirectory): OrgSettingsService {
+export function orgSettingsService(directory: WorkspaceDirectory): OrgSettings {
   return { get: async (workspaceId, organisationId) => directory.settings(workspaceId, organisationId) };
 }
 
-export function directoryService(directory: WorkspaceDirectory, people: PeopleRepo, keys: KeyStore): DirectoryService {
+export function directoryService(directory: WorkspaceDirectory, people: PeopleRepo, keys: KeyStore): Directory {
   const refs = new WeakMap<object, WorkspaceRef>();
   const names = new Map<string, { name: string | undefined; until: number }>();
   return {

@@ -2,7 +2,7 @@
 import type { Completion, GatewayResponse, RequestContext } from '../../../core/index.js';
 import { encodeEntry } from './entry.js';
 import type { CacheDeps } from './runner.js';
-import { CACHE_STATE, type CacheState, type PendingWrite } from './state.js';
+import { CacheStateKey, type PendingWrite } from './state.js';
 
 /**
  * From `onResponse`: writes the answer of the target that served, only when the client received a
@@ -12,7 +12,7 @@ import { CACHE_STATE, type CacheState, type PendingWrite } from './state.js';
  * others at once (their waiters then call the provider themselves).
  */
 export function commitPending(ctx: RequestContext, response: GatewayResponse, completion: Completion, deps: CacheDeps): void {
-  const pending = (ctx.locals.get(CACHE_STATE) as CacheState | undefined)?.pending;
+  const pending = ctx.values.get(CacheStateKey)?.pending;
   if (!pending) return;
   const complete = completion.error === undefined && completion.status === 200 && response.status === 200 && ctx.outcome?.status === 200;
   const served = complete ? ctx.outcome!.target : undefined;

@@ -9,7 +9,7 @@
  * the provider identity: in a fallback, each cached target has its own entries.
  *
  * What: the mode named by `cache.mode` (registries.cacheModes: `simple`, `semantic` ...) finds and
- * writes entries in the CacheStore (Tokens.CacheStore: memory, or Redis). A miss's 200 answer is
+ * writes entries in the CacheStore (Services.Cache: memory, or Redis). A miss's 200 answer is
  * kept aside and written from `onResponse` once the client received it complete with status 200
  * (so errors, 246/446 guardrail results and partial streams are never stored). Streams are
  * recorded as they pass and stored as the equivalent non-stream answer; a streamed hit is an SSE
@@ -22,7 +22,7 @@
  * Targets without `cache`, and passthrough targets, are not wrapped at all.
  */
 import {
-  Services, MAX_TIMER_MS, rateLimitedWarning, Stage, Tokens, Type, WrapStage, type CacheStore, type Plugin, type StateStore, type PluginApi, type Static,
+  Services, MAX_TIMER_MS, rateLimitedWarning, Stage, Type, WrapStage, type CacheStore, type Plugin, type StateStore, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { STATUS_HEADER, NAMESPACE_HEADER, REFRESH_HEADER } from './headers.js';
 import { commitPending } from './commit.js';
@@ -69,8 +69,8 @@ export default class CachePlugin implements Plugin<CacheOptions> {
   }
 
   apply(api: PluginApi<CacheOptions>): void {
-    if (!api.container.isRegistered(Tokens.CacheStore, true)) {
-      throw new Error('no cache store is registered (Tokens.CacheStore): load "cache.store-memory" '
+    if (!api.services.has(Services.Cache)) {
+      throw new Error('no cache store is registered (Services.Cache): load "cache.store-memory" '
         + '(or "store.redis" with GW_REDIS_URL) before "cache.core"');
     }
     const { defaultMaxAgeSeconds, maxAgeCapSeconds, maxEntryBytes, coalesceWaitMs, coalesceLockMs, keyMemoEntries } = api.options;
@@ -80,12 +80,12 @@ export default class CachePlugin implements Plugin<CacheOptions> {
     const warn = rateLimitedWarning(api.logger);
     // Resolved at first use, like the cache store; without a state store misses coalesce on this process only.
     const sharedState = () => {
-      if (state === undefined) state = api.container.isRegistered(Tokens.StateStore, true) ? api.container.resolve<StateStore>(Tokens.StateStore) : null;
+      if (state === undefined) state = api.services.find(Services.State) ?? null;
       return state ?? undefined;
     };
     const deps: CacheDeps = {
       // Resolved at first use, so a store registered later (Redis over memory) wins.
-      store: () => (store ??= api.container.resolve<CacheStore>(Tokens.CacheStore)),
+      store: () => (store ??= api.services.get(Services.Cache)),
       maxEntryBytes,
       warn,
       now: () => Date.now(),

@@ -1,13 +1,12 @@
 /**
- * What the cache keeps per request (in `ctx.locals`): the request's cache headers, the canonical
+ * What the cache keeps per request (in `ctx.values`): the request's cache headers, the canonical
  * body of the last body object keyed (targets usually share the client's body), and the answers
  * waiting to be written once the response is known to be a complete 200.
  */
-import type { CacheMode, CacheRequest, RequestContext, Target } from '../../../core/index.js';
+import { requestKey, type CacheMode, type CacheRequest, type RequestContext, type Target } from '../../../core/index.js';
 import { readCacheHeaders } from './headers.js';
 import type { Lead } from './in-flight.js';
 
-export const CACHE_STATE = Symbol.for('gw.cache.state');
 
 /** A miss's answer, written from `onResponse` only if it is what the client finally received. */
 export interface PendingWrite {
@@ -30,13 +29,15 @@ export interface CacheState {
   pending?: PendingWrite[];
 }
 
+export const CacheStateKey = requestKey<CacheState>('cache.state');
+
 export function newState(ctx: RequestContext): CacheState {
   const { namespace, refresh } = readCacheHeaders(ctx.request.headers);
   const state: CacheState = { namespace, refresh };
-  ctx.locals.set(CACHE_STATE, state);
+  ctx.values.set(CacheStateKey, state);
   return state;
 }
 
 export function stateOf(ctx: RequestContext): CacheState {
-  return (ctx.locals.get(CACHE_STATE) as CacheState | undefined) ?? newState(ctx);
+  return ctx.values.get(CacheStateKey) ?? newState(ctx);
 }

@@ -5,7 +5,7 @@
  * the entries themselves live in the CacheStore (shared through Redis when configured), so with
  * several instances exact hits are shared while semantic neighbours are found per instance.
  */
-import { MAX_TIMER_MS, rateLimitedWarning, Tokens, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../../core/index.js';
+import { MAX_TIMER_MS, rateLimitedWarning, Services, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../../core/index.js';
 import { EmbeddingsClient } from './embeddings.js';
 import { semanticMode } from './mode.js';
 import { VectorIndex } from './vector-index.js';
@@ -50,7 +50,7 @@ export default class SemanticCachePlugin implements Plugin<SemanticOptions> {
     const embeddings = new EmbeddingsClient(
       { provider: o.provider, api_key: apiKey, custom_host: o.custom_host, model: o.model, dimensions: o.dimensions, timeoutMs: o.timeoutMs },
       api.registries,
-      () => (transport ??= api.container.resolve<Transport>(Tokens.Transport)),
+      () => (transport ??= api.services.get(Services.Transport)),
     );
     const mode = semanticMode({
       embeddings,

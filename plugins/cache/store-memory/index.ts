@@ -1,8 +1,8 @@
 /**
  * cache.store-memory: response-cache entries in process memory (one instance), registered as
- * Tokens.CacheStore. A Redis store plugin loaded after it takes over the token.
+ * Services.Cache. A Redis store plugin loaded after it takes over the token.
  */
-import { Services, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
+import { Services, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { MemoryCacheStore } from './memory-store.js';
 
 const Options = Type.Object({
@@ -20,7 +20,7 @@ export default class MemoryCacheStorePlugin implements Plugin<Static<typeof Opti
 
   apply(api: PluginApi<Static<typeof Options>>): void {
     this.#store = new MemoryCacheStore(api.options);
-    api.container.register(Tokens.CacheStore, { useValue: this.#store });
+    api.services.provide(Services.Cache, this.#store);
   }
 
   close(): void {

@@ -6,7 +6,7 @@
  * secret box.
  */
 import {
-  Services, DEFAULT_JSON_MAX_DEPTH, workLeasesIn, MAX_TIMER_MS, systemClock, Tokens, Type,
+  Services, DEFAULT_JSON_MAX_DEPTH, workLeasesIn, MAX_TIMER_MS, systemClock, Type,
   type Clock, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../../core/index.js';
 import { BatchManager } from './manager.js';
@@ -47,7 +47,7 @@ export default class BatchesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.batches',
     description: 'Batches: forwarded to the provider or run by the gateway',
-    requires: [Services.Records, Services.Files], dependsOn: ['security.secret-box'],
+    requires: [Services.Records, Services.Files, Services.SecretBox], dependsOn: ['security.secret-box'],
     options: Options,
   };
 
@@ -61,10 +61,10 @@ export default class BatchesPlugin implements Plugin<Options> {
     if (options.leaseHeartbeatMs >= options.leaseTtlMs) {
       throw new Error(`feature.batches: leaseHeartbeatMs (${options.leaseHeartbeatMs}) must be less than leaseTtlMs (${options.leaseTtlMs})`);
     }
-    const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
-    const files = api.container.resolve<FileService>(Tokens.FileStore);
-    const box = api.container.resolve<SecretBox>(Tokens.SecretBox);
-    const repo = new BatchRepo(api.container.resolve<RecordStore>(Tokens.RecordStore));
+    const kernel = api.services.get(Services.Kernel);
+    const files = api.services.get(Services.Files);
+    const box = api.services.get(Services.SecretBox);
+    const repo = new BatchRepo(api.services.get(Services.Records));
     await repo.init();
     const manager = new BatchManager({
       kernel,

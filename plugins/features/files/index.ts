@@ -2,10 +2,10 @@
  * feature.files: `/v1/files` (upload, list, get, content, delete). File bytes live in a blob store
  * (blobs.ts: `<dataDir>/files`, chunk rows under PostgreSQL, or GW_FILES_DIR) with their records
  * in the record store, or at the provider when the request names one with an OpenAI-compatible files API (routes.ts). Registers the file service (core's
- * FileService, file-service.ts) under Tokens.FileStore for batches and fine-tuning.
+ * FileService, file-service.ts) under Services.Files for batches and fine-tuning.
  */
 import {
-  Services, Tokens, Type, type Kernel, type Plugin, type PluginApi, type RecordStore, type Static, type Transport,
+  Services, Type, type Kernel, type Plugin, type PluginApi, type RecordStore, type Static, type Transport,
 } from '../../../core/index.js';
 import { chooseBlobs } from './blobs.js';
 import { StoredFileService } from './file-service.js';
@@ -41,13 +41,13 @@ export default class FilesPlugin implements Plugin<Options> {
   };
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    const store = api.container.resolve<RecordStore>(Tokens.RecordStore);
-    const transport = api.container.resolve<Transport>(Tokens.Transport);
-    const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
+    const store = api.services.get(Services.Records);
+    const transport = api.services.get(Services.Transport);
+    const kernel = api.services.get(Services.Kernel);
     const blobs = chooseBlobs({ backend: api.options.blobs, dir: api.options.dir, chunkBytes: api.options.chunkBytes }, api.settings, store, api.logger);
     const files = new StoredFileService(store, blobs, transport, api.options.providers);
     await files.init();
-    api.container.register(Tokens.FileStore, { useValue: files });
+    api.services.provide(Services.Files, files);
     for (const route of filesRoutes(files, kernel, transport, { maxUploadBytes: api.options.maxUploadBytes })) {
       api.registries.routes.add(route);
     }

@@ -12,7 +12,7 @@
  * the field) and passed on as the provider's bytes. The gateway keeps no fine-tuning state.
  */
 import {
-  MAX_TIMER_MS, Errors, JsonPayload, objectBody, Tokens, Type,
+  MAX_TIMER_MS, Errors, JsonPayload, objectBody, Services, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RequestContext, type Static, type Transport,
 } from '../../../core/index.js';
 import { callProvider, providerTarget } from './provider-call.js';
@@ -48,8 +48,8 @@ export default class FineTuningPlugin implements Plugin<Options> {
   };
 
   apply(api: PluginApi<Options>): void {
-    const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
-    const transport = api.container.resolve<Transport>(Tokens.Transport);
+    const kernel = api.services.get(Services.Kernel);
+    const transport = api.services.get(Services.Transport);
     const { providers, maxLimit, timeoutMs } = api.options;
 
     const forward = async (ctx: RequestContext, method: 'GET' | 'POST', path: string, shape: AnswerShape, body?: string | Uint8Array): Promise<GatewayResponse> => {

@@ -13,9 +13,10 @@
  * Prompts belong to the caller's organisation.
  */
 import { Services, MAX_TIMER_MS, dispatchInference, changesIn,
-  Errors, JsonPayload, objectBody, queryVersion, Stage, Tokens, Type,
-  type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
+  Errors, JsonPayload, objectBody, queryVersion, requestKey, RequestValues, Stage, Type,
+  type GatewayResponse, type Plugin, type PluginApi, type RequestContext, type Static,
 } from '../../../core/index.js';
+import { PromptIdKey } from './contract.js';
 import { renderPrompt, type CompiledPrompt } from './prompt.js';
 import { PromptStore } from './prompt-store.js';
 import { PROMPT_ID_PATTERN, putIssue, renderIssue, templateIssue } from './schemas.js';
@@ -30,16 +31,13 @@ const Options = Type.Object({
 type Options = Static<typeof Options>;
 
 /** Set on requests this plugin dispatches itself: their body is rendered already. */
-const RENDERED = Symbol('feature.prompts.rendered');
+const RenderedKey = requestKey<true>('prompts.rendered');
 const NOTHING = Promise.resolve();
 
 const ENDPOINT_PATHS: Readonly<Record<CompiledPrompt['kind'], { endpoint: string; path: string }>> = {
   chat: { endpoint: 'chatComplete', path: '/v1/chat/completions' },
   completion: { endpoint: 'complete', path: '/v1/completions' },
 };
-
-/** Where the prompt's id is kept for observers (request logs group by prompt). */
-const PROMPT_ID_KEY = Symbol.for('gw.prompt.id');
 
 export default class PromptsPlugin implements Plugin<Options> {
   static readonly manifest = {
@@ -50,9 +48,9 @@ export default class PromptsPlugin implements Plugin<Options> {
   };
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
-    const prompts = new PromptStore(api.container.resolve<RecordStore>(Tokens.RecordStore), api.options);
-    prompts.follow(changesIn(api.container));
+    const kernel = api.services.get(Services.Kernel);
+    const prompts = new PromptStore(api.services.get(Services.Records), api.options);
+    prompts.follow(changesIn(api.services));
     await prompts.init();
     const routes = api.registries.routes;
 
@@ -109,7 +107,7 @@ export default class PromptsPlugin implements Plugin<Options> {
       method: 'POST', path: '/v1/prompts/:promptId/completions', body: 'json',
       handler: async (ctx) => {
         const { prompt, data } = await rendered(ctx);
-        return dispatchInference(kernel, ctx, ENDPOINT_PATHS[prompt.kind].path, data, new Map<symbol, unknown>([[RENDERED, true], [PROMPT_ID_KEY, prompt.id]]));
+        return dispatchInference(kernel, ctx, ENDPOINT_PATHS[prompt.kind].path, data, new RequestValues().set(RenderedKey, true).set(PromptIdKey, prompt.id));
       },
     });
 
@@ -137,7 +135,7 @@ export default class PromptsPlugin implements Plugin<Options> {
     // Every inference request passes here: without prompt_id it costs one property read, no new promise.
     api.hooks.prepareBody.tapPromise({ name: api.id, stage: Stage.CONFIG }, (ctx) => {
       const ref = ctx.config?.prompt_id;
-      if (ref === undefined || ctx.locals.has(RENDERED)) return NOTHING;
+      if (ref === undefined || ctx.values.has(RenderedKey)) return NOTHING;
       const endpoint = ctx.endpoint?.id;
       if (endpoint !== 'chatComplete' && endpoint !== 'complete') return NOTHING;
       return renderConfigPrompt(ctx, ref);

@@ -17,7 +17,7 @@
  * `auto` drops the oldest items until it fits.
  */
 import { Services, MAX_TIMER_MS, dispatchInference,
-  Errors, GatewayError, JsonPayload, nowSeconds, objectBody, SSE_HEADERS, Tokens, Type,
+  Errors, GatewayError, JsonPayload, nowSeconds, objectBody, SSE_HEADERS, Type,
   type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static, type Transport,
 } from '../../../core/index.js';
 import { conversationBefore } from './chain.js';
@@ -79,9 +79,9 @@ export default class ResponsesPlugin implements Plugin<Options> {
   #lease?: WorkerLease;
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
-    const transport = api.container.resolve<Transport>(Tokens.Transport);
-    const store = new ResponseStore(api.container.resolve<RecordStore>(Tokens.RecordStore));
+    const kernel = api.services.get(Services.Kernel);
+    const transport = api.services.get(Services.Transport);
+    const store = new ResponseStore(api.services.get(Services.Records));
     await store.init();
     const lease = new WorkerLease(store, api.options.workerLeaseMs, api.logger);
     this.#lease = lease;

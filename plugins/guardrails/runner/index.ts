@@ -7,7 +7,7 @@
  * See runner.ts for the lifecycle and docs/guardrails.md for the behaviour clients see.
  */
 import {
-  GUARDRAIL_STORE, Stage, Type,
+  GuardrailStoreService, Stage, Type,
   type GuardrailStore, type Outcome, type Plugin, type PluginApi, type Static, type Target,
 } from '../../../core/index.js';
 import { PlanCompiler } from './plan.js';
@@ -43,14 +43,9 @@ export default class GuardrailsRunnerPlugin implements Plugin<Options> {
   apply(api: PluginApi<Options>): void {
     const { checkTimeoutMs, maxCheckTimeoutMs, maxHeldStreamBytes } = api.options;
     if (checkTimeoutMs > maxCheckTimeoutMs) throw new Error(`checkTimeoutMs (${checkTimeoutMs}) exceeds maxCheckTimeoutMs (${maxCheckTimeoutMs})`);
-    // The store (control plane) may be registered by a plugin applied after this one: looked up on first use.
-    let store: GuardrailStore | undefined | null = null;
-    const storeOf = () => {
-      if (store === null) {
-        store = api.container.isRegistered(GUARDRAIL_STORE, true) ? api.container.resolve<GuardrailStore>(GUARDRAIL_STORE) : undefined;
-      }
-      return store;
-    };
+    // The store (control plane) may be provided by a plugin applied after this one: looked up on use.
+    let store: GuardrailStore | undefined;
+    const storeOf = () => (store ??= api.services.find(GuardrailStoreService));
     const compiler = new PlanCompiler(api.registries.checks, storeOf, { defaultTimeoutMs: checkTimeoutMs, maxTimeoutMs: maxCheckTimeoutMs });
     const runner = new GuardrailRunner(compiler, api.logger, { maxHeldStreamBytes });
     this.#runner = runner;

@@ -8,12 +8,12 @@
  *   afterRequest (late)                  the answer: status 246 on failure, `hook_results` in JSON
  *
  * Each phase's sync hooks run in parallel (execute.ts); `async: true` hooks are detached: their
- * results go to the log and to ctx.locals, never to the answer. Per-attempt state lives on the
+ * results go to the log and to ctx.values, never to the answer. Per-attempt state lives on the
  * attempt under a private symbol (no WeakMap entry for the collector to trace), created only when a
  * hook ran.
  */
 import {
-  Errors, GUARDRAIL_RESULTS,
+  Errors, GuardrailResultsKey,
   type Attempt, type GuardrailArrayName, type GuardrailRecord, type HookResult, type Logger, type Outcome,
 } from '../../../core/index.js';
 import { deniedOutcome, errorOutcome, finalOutcome, hookResultsOf, isAnswer, withHookResults } from './answers.js';
@@ -222,9 +222,9 @@ export class GuardrailRunner {
   }
 
   #record(attempt: Attempt, array: GuardrailArrayName, results: readonly HookResult[], inResponse: boolean): void {
-    const locals = attempt.ctx.locals;
-    let list = locals.get(GUARDRAIL_RESULTS) as GuardrailRecord[] | undefined;
-    if (!list) locals.set(GUARDRAIL_RESULTS, (list = []));
+    const values = attempt.ctx.values;
+    let list = values.get(GuardrailResultsKey);
+    if (!list) values.set(GuardrailResultsKey, (list = []));
     const target = attempt.target.$path;
     for (const result of results) list.push({ target, array, result, inResponse });
   }

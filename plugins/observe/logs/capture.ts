@@ -3,12 +3,12 @@
  * providers, the model actually sent upstream, the usage of the provider's JSON answer (read as it
  * comes back: a guardrail may deny or rewrite the answer, the tokens were spent all the same), and
  * (for streams) the last chunks, where the usage chunk is, plus the streamed body when bodies are
- * recorded. Kept in `ctx.locals` under our symbol.
+ * recorded. Kept in `ctx.values` under `CaptureKey`.
  */
-import type { AttemptRunner, Outcome, RequestContext } from '../../../core/index.js';
+import { requestKey, type AttemptRunner, type Outcome, type RequestContext } from '../../../core/index.js';
 import { usageFromPayload, type Usage } from './usage.js';
 
-export const CAPTURE = Symbol('observe.logs.capture');
+export const CaptureKey = requestKey<Capture>('logs.capture');
 
 /** How many trailing chunks a stream keeps: the usage event, `[DONE]`, and one spare for a split event. */
 const TAIL_CHUNKS = 3;
@@ -40,8 +40,8 @@ export class Capture {
 }
 
 export function captureOf(ctx: RequestContext): Capture {
-  let capture = ctx.locals.get(CAPTURE) as Capture | undefined;
-  if (!capture) ctx.locals.set(CAPTURE, (capture = new Capture()));
+  let capture = ctx.values.get(CaptureKey);
+  if (!capture) ctx.values.set(CaptureKey, (capture = new Capture()));
   return capture;
 }
 

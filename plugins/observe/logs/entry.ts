@@ -4,36 +4,17 @@
  * is written (the rest of the JSON, redaction and the cost are paid there, off the request path).
  * `recordBodies` also decides whether check `data` (which may quote the user's text) is kept.
  */
-import {
-  GUARDRAIL_RESULTS,
-  type Completion, type GatewayResponse, type GuardrailRecord, type RequestContext,
-} from '../../../core/index.js';
-import { CAPTURE, type Capture } from './capture.js';
+import { GuardrailResultsKey, UsageMeterKey, type Completion, type GatewayResponse, type RequestContext } from '../../../core/index.js';
+import { StoredConfigIdKey } from '../../admin/configs/contract.js';
+import { PromptIdKey } from '../../features/prompts/contract.js';
+import { SpanKey, type SpanInfo } from '../trace-ids/contract.js';
+import { CaptureKey } from './capture.js';
 import { hookRowsText } from './hook-rows.js';
 import { redact } from './redact.js';
 import { usageFromPayload, usageFromSseTail, type Usage } from './usage.js';
 
-/** Span headers as the trace plugin keeps them (`observe.trace-ids`). */
-const SPAN_KEY = Symbol.for('gw.trace.span');
-/** The stored config's id, when a stored-config plugin resolved one (control plane). */
-export const CONFIG_ID_KEY = Symbol.for('gw.config.id');
-/** The prompt template's id, when a request was rendered from one (prompts plugin). */
-export const PROMPT_ID_KEY = Symbol.for('gw.prompt.id');
-/** A stream usage meter another plugin (rate limits) may have put on the answer. */
-const USAGE_METER_KEY = Symbol.for('gw.usage-meter.v1');
-
-interface UsageMeter {
-  result(): { promptTokens: number; completionTokens: number; estimated: boolean } | undefined;
-}
-
 const CACHE_STATUS_HEADER = 'x-gw-cache-status';
 const decoder = new TextDecoder();
-
-interface SpanInfo {
-  spanId?: string;
-  parentSpanId?: string;
-  spanName?: string;
-}
 
 export interface PendingLog {
   createdAt: number;
@@ -76,7 +57,7 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
   const principal = ctx.principal;
   const outcome = ctx.outcome;
   const target = outcome?.target;
-  const capture = ctx.locals.get(CAPTURE) as Capture | undefined;
+  const capture = ctx.values.get(CaptureKey);
   // A stream cut after its 200 is logged with its error's status and code.
   const status = completion.status;
   const ok = status < 400;
@@ -97,7 +78,7 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
     workspaceId: principal?.workspaceId ?? null,
     apiKeyId: principal?.keyId ?? null,
     traceId: ctx.traceId || null,
-    span: ctx.locals.get(SPAN_KEY) as SpanInfo | undefined,
+    span: ctx.values.get(SpanKey),
     method: ctx.request.method,
     path: ctx.route.path,
     endpoint: ctx.endpoint?.id ?? null,
@@ -117,7 +98,7 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
     cacheStatus: response.headers[CACHE_STATUS_HEADER] ?? null,
     retries: outcome?.retries ?? 0,
     metadata: hasKeys(ctx.metadata) ? ctx.metadata : undefined,
-    hooks: hookRowsText(ctx.locals.get(GUARDRAIL_RESULTS) as GuardrailRecord[] | undefined, recordBodies),
+    hooks: hookRowsText(ctx.values.get(GuardrailResultsKey), recordBodies),
     requestBody: recordBodies ? ctx.body : undefined,
     responseBody: recordBodies ? (response.stream ? capture?.body : json?.bytes() ?? response.raw) : undefined,
     responseCut: recordBodies && response.stream !== undefined && capture?.bodyCut === true,
@@ -126,7 +107,7 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
 
 /** A stored config's id: set by the plugin that resolved it, or the `x-gw-config` header when it names one. */
 function configIdOf(ctx: RequestContext): string | null {
-  const known = ctx.locals.get(CONFIG_ID_KEY);
+  const known = ctx.values.get(StoredConfigIdKey);
   if (typeof known === 'string') return known;
   const header = ctx.request.headers['x-gw-config'];
   if (header === undefined) return null;
@@ -135,7 +116,7 @@ function configIdOf(ctx: RequestContext): string | null {
 }
 
 function promptIdOf(ctx: RequestContext): string | null {
-  const known = ctx.locals.get(PROMPT_ID_KEY);
+  const known = ctx.values.get(PromptIdKey);
   if (typeof known === 'string') return known;
   const ref = ctx.config?.prompt_id;
   if (typeof ref !== 'string') return null;
@@ -162,7 +143,7 @@ function errorCodeOf(ctx: RequestContext, response: GatewayResponse): string | n
 
 /** Usage another plugin's meter read from the stream; estimates are not recorded (unknown stays null). */
 function meteredUsage(ctx: RequestContext): Usage | undefined {
-  const result = (ctx.locals.get(USAGE_METER_KEY) as UsageMeter | undefined)?.result();
+  const result = ctx.values.get(UsageMeterKey)?.result();
   if (!result || result.estimated) return undefined;
   return { prompt_tokens: result.promptTokens, completion_tokens: result.completionTokens, total_tokens: result.promptTokens + result.completionTokens };
 }

@@ -11,19 +11,21 @@
  * innermost wrapAttempt, so every try counts) and the model sent upstream; for streams whose
  * client asked for `stream_options.include_usage`, the tail where the usage chunk is (without
  * that option a stream's tokens are unknown: null). Bodies only with `recordBodies`, redacted.
- * Cost comes from `Symbol.for('gw.Pricing')` (usage limits) when loaded, else null; a cache hit costs 0.
- * Service `Symbol.for('gw.RequestLogs')` (service.ts) serves analytics and metrics.
+ * Cost comes from `PricingService` (policy.usage-limits) when loaded, else null; a cache hit costs 0.
+ * The `RequestLogsService` (contract.ts, service.ts) serves analytics and metrics.
  */
 import {
-  PeriodicWork, Services, MAX_TIMER_MS, workLeasesIn, Stage, StringEnum, Tokens, Type, WrapStage,
+  PeriodicWork, Services, MAX_TIMER_MS, Stage, StringEnum, Type, WrapStage,
   type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
 } from '../../../core/index.js';
 import { captureOf, keepTail, timeCalls } from './capture.js';
 import { pendingLog } from './entry.js';
-import { Recorder, type PricingService } from './recorder.js';
+import { PricingService } from '../../policies/usage-limits/contract.js';
+import { RequestLogsService } from './contract.js';
+import { Recorder } from './recorder.js';
 import { registerLogRoutes } from './routes.js';
 import { MAX_ROWS_PER_INSERT } from './schema.js';
-import { createService, REQUEST_LOGS } from './service.js';
+import { createService } from './service.js';
 import { LogStore } from './store.js';
 import { Visibility } from './visibility.js';
 
@@ -50,7 +52,6 @@ const Options = Type.Object({
 
 type Options = Static<typeof Options>;
 
-export const PRICING = Symbol.for('gw.Pricing');
 const DAY_MS = 24 * 60 * 60_000;
 /** The first retention sweep runs shortly after boot, not during it. */
 const FIRST_SWEEP_DELAY_MS = 5_000;
@@ -60,6 +61,7 @@ export default class RequestLogsPlugin implements Plugin<Options> {
     id: 'observe.logs',
     description: 'Request logs in the record store: batched, bounded, with retention and /v1/logs routes',
     requires: [Services.Records],
+    provides: [RequestLogsService],
     options: Options,
   };
 
@@ -68,21 +70,20 @@ export default class RequestLogsPlugin implements Plugin<Options> {
 
   async apply(api: PluginApi<Options>): Promise<void> {
     const o = api.options;
-    const logs = new LogStore(api.container.resolve<RecordStore>(Tokens.RecordStore));
+    const logs = new LogStore(api.services.get(Services.Records));
     await logs.init(o.indexTraceIds);
-    let pricing: PricingService | undefined | null = null;
     const recorder = new Recorder(logs, {
       capacity: o.queueCapacity,
       batchSize: o.batchSize,
       flushIntervalMs: o.flushIntervalMs,
       rows: { maxBodyBytes: o.maxBodyBytes },
-      // The usage-limits plugin may be applied after this one: looked up at the first write.
-      pricing: () => (pricing ??= api.container.isRegistered(PRICING, true) ? api.container.resolve<PricingService>(PRICING) : undefined),
+      // The usage-limits plugin may be applied after this one: looked up when a batch is written.
+      pricing: () => api.services.find(PricingService),
     }, api.logger);
     this.#recorder = recorder;
-    const visibility = new Visibility(api.container);
+    const visibility = new Visibility(api.services);
     const service = createService(recorder, logs, visibility, o.retentionDays * DAY_MS);
-    api.container.register(REQUEST_LOGS, { useValue: service });
+    api.services.provide(RequestLogsService, service);
     registerLogRoutes(api.registries.routes, logs, visibility, service);
 
     const recorded = o.routes === 'inference' ? isInference : isRecordedRoute;
@@ -109,7 +110,7 @@ export default class RequestLogsPlugin implements Plugin<Options> {
     });
 
     // One instance of a fleet sweeps per interval (a work lease); deleting is idempotent anyway.
-    this.#retention = new PeriodicWork(workLeasesIn(api.container), 'observe.logs:retention', o.retentionSweepIntervalMs, async () => {
+    this.#retention = new PeriodicWork(api.services.get(Services.WorkLeases), 'observe.logs:retention', o.retentionSweepIntervalMs, async () => {
       const n = await service.sweep();
       if (n > 0) api.logger.info({ deleted: n, retentionDays: o.retentionDays }, 'request logs past retention deleted');
     }, (e) => api.logger.warn({ err: e }, 'request log retention sweep failed'));

@@ -7,15 +7,12 @@
  */
 import type { Logger } from '../../../core/index.js';
 import { toRow, type PendingLog, type RowOptions } from './entry.js';
+import type { Pricing } from '../../policies/usage-limits/contract.js';
 import { uuidv7 } from './ids.js';
 import { DropOldestQueue } from './queue.js';
 import type { LogStore } from './store.js';
 import type { Usage } from './usage.js';
 
-/** `Symbol.for('gw.Pricing')`: the usage-limits plugin's price table, when loaded. */
-export interface PricingService {
-  cost(provider: string, model: string, usage: Usage): number | null | undefined;
-}
 
 /** What listeners (metrics) learn of each recorded request, once its batch is built. */
 export interface RecordedLog {
@@ -48,7 +45,8 @@ export interface RecorderOptions {
   batchSize: number;
   flushIntervalMs: number;
   rows: RowOptions;
-  pricing: () => PricingService | undefined;
+  /** The usage-limits plugin's price table, when loaded. */
+  pricing: () => Pricing | undefined;
 }
 
 const WARNING_INTERVAL_MS = 10_000;
@@ -158,7 +156,7 @@ export class Recorder {
   }
 }
 
-function costOf(pricing: PricingService | undefined, e: PendingLog): number | null {
+function costOf(pricing: Pricing | undefined, e: PendingLog): number | null {
   // A cache hit called no provider: it cost nothing, whatever usage its answer repeats.
   if (e.cacheStatus === 'HIT' || e.cacheStatus === 'SEMANTIC HIT') return 0;
   if (!pricing || !e.usage || !e.provider || !e.model) return null;

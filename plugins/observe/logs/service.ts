@@ -1,26 +1,17 @@
 /**
- * The request-log service, registered as `Symbol.for('gw.RequestLogs')` for the analytics and
- * metrics plugins (which never import this plugin: they declare the part they use).
+ * The request-log service (`RequestLogsService`, contract.ts) for the analytics and metrics
+ * plugins, which import only the contract.
  */
-import { Errors, JsonPayload, pageOf, type GatewayResponse, type RequestContext } from '../../../core/index.js';
+import { Errors, JsonPayload, pageOf, type GatewayResponse } from '../../../core/index.js';
+import type { RequestLogs } from './contract.js';
 import { parseFilter } from './filter.js';
 import { parseColumns, parseGroupBy } from './groups.js';
-import type { RecordListener, Recorder, RecorderStats } from './recorder.js';
+import type { Recorder } from './recorder.js';
 import type { LogStore } from './store.js';
-import type { Purpose, Visibility } from './visibility.js';
+import type { Visibility } from './visibility.js';
 
-export const REQUEST_LOGS = Symbol.for('gw.RequestLogs');
-
-export interface RequestLogService {
-  stats(): RecorderStats;
-  onRecords(listener: RecordListener): () => void;
-  /** Writes every queued entry now (tests, shutdown). */
-  flush(): Promise<void>;
-  /** Deletes logs older than the retention age; returns how many. */
-  sweep(now?: number): Promise<number>;
-  /** Answers a `.../groups/:groupBy` route for the given purpose and scope. */
-  answerGroups(ctx: RequestContext, purpose: Purpose, scope: string): Promise<GatewayResponse>;
-}
+/** The service's type under its former name. */
+export type RequestLogService = RequestLogs;
 
 const GROUP_QUERY_KEYS: ReadonlySet<string> = new Set(['columns']);
 
@@ -28,7 +19,7 @@ export function jsonAnswer(value: unknown, status = 200): GatewayResponse {
   return { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, json: JsonPayload.of(value) };
 }
 
-export function createService(recorder: Recorder, logs: LogStore, visibility: Visibility, retentionMs: number): RequestLogService {
+export function createService(recorder: Recorder, logs: LogStore, visibility: Visibility, retentionMs: number): RequestLogs {
   return {
     stats: () => recorder.stats(),
     onRecords: (listener) => recorder.onRecords(listener),
@@ -49,12 +40,11 @@ export function createService(recorder: Recorder, logs: LogStore, visibility: Vi
 }
 
 async function addKeyNames(rows: Record<string, unknown>[], visibility: Visibility): Promise<void> {
-  const keyName = visibility.directory()?.keyName;
-  if (!keyName) return;
-  const directory = visibility.directory()!;
+  const directory = visibility.directory();
+  if (!directory) return;
   await Promise.all(rows.map(async (row) => {
     const id = row['api_key'];
-    row['api_key_name'] = typeof id === 'string' ? (await keyName.call(directory, id).catch(() => undefined)) ?? null : null;
+    row['api_key_name'] = typeof id === 'string' ? (await directory.keyName(id).catch(() => undefined)) ?? null : null;
   }));
 }
 

@@ -10,33 +10,13 @@
  *     `membersViewAllData` is false (default true);
  *   - keys without a role (organisation and workspace service keys) see their organisation or workspace;
  *     a workspace-user key without a role counts as a member.
- * Settings come from the control plane's `Symbol.for('gw.OrgSettings')` (effective settings with
+ * Settings come from the control plane's `OrgSettingsService` (effective settings with
  * the workspace's overrides); without it every flag has its default, i.e. everyone sees their own
  * organisation's (or workspace's) data.
  */
-import { Errors, isOrganisationAdmin, requireScope, userIdOf, type DependencyContainer, type Principal, type RequestContext } from '../../../core/index.js';
+import { Errors, isOrganisationAdmin, requireScope, userIdOf, type PluginServices, type Principal, type RequestContext } from '../../../core/index.js';
+import { DirectoryService, OrgSettingsService, type Directory } from '../../admin/workspaces/contract.js';
 import type { ViewScope } from './filter.js';
-
-export const ORG_SETTINGS = Symbol.for('gw.OrgSettings');
-export const DIRECTORY = Symbol.for('gw.Directory');
-
-export interface OrgSettingsService {
-  get(workspaceId?: string): Promise<Record<string, unknown>>;
-}
-
-export interface WorkspaceInfo {
-  id: string;
-  slug?: string;
-  organisation_id?: string;
-  status?: string;
-}
-
-export interface DirectoryService {
-  workspace(idOrSlug: string): Promise<WorkspaceInfo | undefined>;
-  keyName?(keyId: string): Promise<string | undefined>;
-  /** Every key of a user, when the directory knows users (a member's "own keys"). */
-  keysOfUser?(userId: string): Promise<readonly string[]>;
-}
 
 export type Purpose = 'logs' | 'analytics';
 
@@ -69,7 +49,7 @@ export const SCOPES: Readonly<Record<'list' | 'view' | 'analytics', string>> = {
 };
 
 export class Visibility {
-  constructor(private readonly container: DependencyContainer) {}
+  constructor(private readonly services: PluginServices) {}
 
   /** The caller's scope for a read, or 403. `workspace` is a requested workspace (id or slug). */
   async scope(ctx: RequestContext, purpose: Purpose, scopeName: string, workspace?: string): Promise<ViewScope> {
@@ -100,8 +80,8 @@ export class Visibility {
   }
 
   /** The directory, for display names (`api_key_name`) when the control plane provides one. */
-  directory(): DirectoryService | undefined {
-    return this.container.isRegistered(DIRECTORY, true) ? this.container.resolve<DirectoryService>(DIRECTORY) : undefined;
+  directory(): Directory | undefined {
+    return this.services.find(DirectoryService);
   }
 
   async #workspace(principal: Principal, organisationId: string, requested: string | undefined): Promise<string | undefined> {
@@ -121,15 +101,14 @@ export class Visibility {
     return id;
   }
 
-  async #settings(workspaceId: string | undefined): Promise<Record<string, unknown>> {
-    if (!this.container.isRegistered(ORG_SETTINGS, true)) return {};
-    return this.container.resolve<OrgSettingsService>(ORG_SETTINGS).get(workspaceId);
+  async #settings(workspaceId: string | undefined): Promise<Readonly<Record<string, unknown>>> {
+    return (await this.services.find(OrgSettingsService)?.get(workspaceId)) ?? {};
   }
 
   async #ownKeys(principal: Principal): Promise<readonly string[]> {
     const userId = userIdOf(principal);
     const directory = this.directory();
-    if (userId !== undefined && directory?.keysOfUser) {
+    if (userId !== undefined && directory) {
       const keys = await directory.keysOfUser(userId);
       return keys.includes(principal.keyId) ? keys : [...keys, principal.keyId];
     }

@@ -10,26 +10,12 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { BoundedLabel } from './bounded-label.js';
 import { FastCounter, FastHistogram } from './series.js';
+import type { RecorderStats as LogQueueStats, RecordedLog as RecordedUsage } from '../logs/contract.js';
 
 /** Seconds; from a fast cached answer to a long generation. */
 export const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
-export interface LogQueueStats {
-  queued: number;
-  capacity: number;
-  dropped: number;
-  written: number;
-  failed: number;
-}
-
-export interface RecordedUsage {
-  provider: string | null;
-  model: string | null;
-  upstreamMs: number | null;
-  usage: { prompt_tokens: number | null; completion_tokens: number | null } | undefined;
-  cost: number | null;
-  cacheStatus: string | null;
-}
+export type { RecorderStats as LogQueueStats, RecordedLog as RecordedUsage } from '../logs/contract.js';
 
 /** How many distinct values the labels keep (see bounded-label.ts). */
 export interface LabelLimits {

@@ -24,7 +24,8 @@ import {
   type GatewayResponse, type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { bearerCheck } from './bearer.js';
-import { DEFAULT_BUCKETS, GatewayMetrics, type LogQueueStats, type RecordedUsage } from './gateway-metrics.js';
+import { RequestLogsService } from '../logs/contract.js';
+import { DEFAULT_BUCKETS, GatewayMetrics } from './gateway-metrics.js';
 
 const Options = Type.Object({
   /** Prefix of every series name. */
@@ -45,13 +46,6 @@ const Options = Type.Object({
 
 type Options = Static<typeof Options>;
 
-/** The part of the request-log service this plugin uses (`Symbol.for('gw.RequestLogs')`). */
-interface RequestLogFeed {
-  stats(): LogQueueStats;
-  onRecords(listener: (logs: readonly RecordedUsage[]) => void): () => void;
-}
-
-const REQUEST_LOGS = Symbol.for('gw.RequestLogs');
 const CACHE_STATUS_HEADER = 'x-gw-cache-status';
 
 export default class MetricsPlugin implements Plugin<Options> {
@@ -65,8 +59,7 @@ export default class MetricsPlugin implements Plugin<Options> {
 
   apply(api: PluginApi<Options>): void {
     // The request-log plugin may be applied after this one: looked up once the gateway runs.
-    let logs: RequestLogFeed | undefined | null = null;
-    const feed = () => (logs ??= api.container.isRegistered(REQUEST_LOGS, true) ? api.container.resolve<RequestLogFeed>(REQUEST_LOGS) : undefined);
+    const feed = () => api.services.find(RequestLogsService);
     const metrics = new GatewayMetrics({
       prefix: api.options.prefix,
       buckets: [...api.options.buckets].sort((a, b) => a - b),

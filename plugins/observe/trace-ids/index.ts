@@ -4,15 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BoundedMap, DEFAULT_JSON_MAX_DEPTH, Errors, jsonDepthRule, nestsDeeperThan, Stage, type HeaderMap, type Plugin, type PluginApi } from '../../../core/index.js';
+import { SpanKey, type SpanInfo } from './contract.js';
 
-export interface SpanInfo {
-  spanId?: string;
-  parentSpanId?: string;
-  spanName?: string;
-}
-
-/** Where the span headers of a request are kept in `ctx.locals`. */
-export const SPAN_KEY = Symbol.for('gw.trace.span');
+export { SpanKey, type SpanInfo } from './contract.js';
 
 const MAX_ID_LENGTH = 128;
 const MAX_NAME_LENGTH = 256;
@@ -43,7 +37,7 @@ export default class TracePlugin implements Plugin {
           parentSpanId: checked(h, 'x-gw-parent-span-id', ID_PATTERN, ID_RULE),
           spanName: checked(h, 'x-gw-span-name', NAME_PATTERN, NAME_RULE),
         };
-        ctx.locals.set(SPAN_KEY, span);
+        ctx.values.set(SpanKey, span);
       }
       const metadata = h['x-gw-metadata'];
       if (metadata !== undefined) ctx.metadata = metadataOf(metadata);

@@ -14,11 +14,12 @@
  *     Sampling follows the parent: an inbound traceparent without the sampled flag is not recorded.
  */
 import {
-  MAX_TIMER_MS, Stage, StringEnum, Tokens, Type,
+  MAX_TIMER_MS, Stage, StringEnum, Services, Type,
   type Plugin, type PluginApi, type Static, type Transport,
 } from '../../../core/index.js';
 import { OtlpExporter } from './otlp-exporter.js';
-import { RequestTrace, SPAN_KEY, TRACE, type AttemptSpan, type SpanInfo } from './request-trace.js';
+import { SpanKey } from '../trace-ids/contract.js';
+import { RequestTrace, TraceKey, type AttemptSpan } from './request-trace.js';
 import { formatTraceparent, isSampled, newSpanId, parseTraceparent, w3cTraceId } from './trace-context.js';
 
 const Options = Type.Object({
@@ -54,7 +55,7 @@ export default class TracingPlugin implements Plugin<Options> {
     const env = api.settings.env;
     const url = otlpTracesUrl(o.endpoint, env);
     const exporter = url
-      ? new OtlpExporter(api.container.resolve<Transport>(Tokens.Transport), {
+      ? new OtlpExporter(api.services.get(Services.Transport), {
         url,
         headers: parseOtlpHeaders(env['OTEL_EXPORTER_OTLP_TRACES_HEADERS'] ?? env['OTEL_EXPORTER_OTLP_HEADERS']),
         serviceName: o.serviceName ?? env['OTEL_SERVICE_NAME'] ?? 'gw',
@@ -78,16 +79,16 @@ export default class TracingPlugin implements Plugin<Options> {
           ctx.traceId = inbound.traceId;
           ctx.responseHeaders['x-gw-trace-id'] = inbound.traceId;
         }
-        const span = ctx.locals.get(SPAN_KEY) as SpanInfo | undefined;
-        if (span?.parentSpanId === undefined) ctx.locals.set(SPAN_KEY, { ...span, parentSpanId: inbound.parentId });
+        const span = ctx.values.get(SpanKey);
+        if (span?.parentSpanId === undefined) ctx.values.set(SpanKey, { ...span, parentSpanId: inbound.parentId });
       }
       const recording = exporter !== undefined && (!inbound || isSampled(inbound.flags));
-      if (inbound || recording) ctx.locals.set(TRACE, new RequestTrace(ctx, inbound, recording));
+      if (inbound || recording) ctx.values.set(TraceKey, new RequestTrace(ctx, inbound, recording));
     });
 
     api.hooks.beforeRequest.tap({ name: api.id, stage: Stage.OBSERVE }, (attempt) => {
       const ctx = attempt.ctx;
-      const trace = ctx.locals.get(TRACE) as RequestTrace | undefined;
+      const trace = ctx.values.get(TraceKey);
       const send = sendsTo(attempt.target.provider);
       if (!trace) {
         // Neither an inbound trace nor one recorded: the gateway trace id joins W3C as it is.
@@ -119,7 +120,7 @@ export default class TracingPlugin implements Plugin<Options> {
     });
 
     api.hooks.onResponse.tap({ name: api.id, stage: Stage.OBSERVE }, (ctx, response, completion) => {
-      const trace = ctx.locals.get(TRACE) as RequestTrace | undefined;
+      const trace = ctx.values.get(TraceKey);
       if (!trace?.recording) return;
       try {
         exporter.add(trace.spans(ctx, response, completion));

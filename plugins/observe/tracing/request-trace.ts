@@ -1,24 +1,14 @@
 /**
- * One request's trace, kept in `ctx.locals`: the W3C trace id and flags, the request span's id and
+ * One request's trace, kept in `ctx.values` (`TraceKey`): the W3C trace id and flags, the request span's id and
  * parent, and (when spans are exported) one span per target attempt. `spans()` turns it into OTLP
  * spans at the end: request (server), attempts (client), and the guardrail hooks that ran.
  */
-import {
-  GUARDRAIL_RESULTS,
-  type Completion, type GatewayResponse, type GuardrailRecord, type RequestContext,
-} from '../../../core/index.js';
+import { GuardrailResultsKey, requestKey, type Completion, type GatewayResponse, type GuardrailRecord, type RequestContext } from '../../../core/index.js';
+import { SpanKey } from '../trace-ids/contract.js';
 import { attributes, SpanKind, StatusCode, unixNano, type OtlpSpan } from './otlp-exporter.js';
 import { asSpanId, newSpanId, w3cTraceId, type TraceParent } from './trace-context.js';
 
-export const TRACE = Symbol('observe.tracing.trace');
-/** Span headers as the trace plugin keeps them (`observe.trace-ids`). */
-export const SPAN_KEY = Symbol.for('gw.trace.span');
-
-export interface SpanInfo {
-  spanId?: string;
-  parentSpanId?: string;
-  spanName?: string;
-}
+export const TraceKey = requestKey<RequestTrace>('tracing.trace');
 
 export interface AttemptSpan {
   spanId: string;
@@ -40,7 +30,7 @@ export class RequestTrace {
   readonly attempts: AttemptSpan[] = [];
 
   constructor(ctx: RequestContext, inbound: TraceParent | undefined, readonly recording: boolean) {
-    const span = ctx.locals.get(SPAN_KEY) as SpanInfo | undefined;
+    const span = ctx.values.get(SpanKey);
     // An inbound traceparent keeps the distributed trace whole, even when x-gw-trace-id names the log's trace.
     this.traceId = inbound?.traceId ?? w3cTraceId(ctx.traceId || newSpanId() + newSpanId());
     this.spanId = asSpanId(span?.spanId) ?? newSpanId();
@@ -52,7 +42,7 @@ export class RequestTrace {
     const start = performance.timeOrigin + ctx.startedAt;
     const end = start + completion.durationMs;
     const outcome = ctx.outcome;
-    const span = ctx.locals.get(SPAN_KEY) as SpanInfo | undefined;
+    const span = ctx.values.get(SpanKey);
     const status = response.status;
     const out: OtlpSpan[] = [{
       traceId: this.traceId,
@@ -97,7 +87,7 @@ export class RequestTrace {
         status: { code: a.status === undefined || a.status >= 400 ? StatusCode.ERROR : StatusCode.UNSET },
       });
     }
-    const hooks = ctx.locals.get(GUARDRAIL_RESULTS) as GuardrailRecord[] | undefined;
+    const hooks = ctx.values.get(GuardrailResultsKey);
     if (hooks) for (const h of hooks) out.push(this.#hookSpan(h, start, end));
     return out;
   }

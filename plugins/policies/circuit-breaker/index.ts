@@ -5,13 +5,13 @@
  * without calling the provider; a fallback strategy moves on from it like from any failure.
  * Targets without `cb_config` are not wrapped at all.
  *
- * State lives in the StateStore (Tokens.StateStore), so several instances share it: some state
+ * State lives in the StateStore (Services.State), so several instances share it: some state
  * plugin (`state.memory`, or a Redis one) must be applied before this one. It is resolved at first
  * use, so any plugin providing the token will do; none at all fails the boot. Opening and closing
  * are announced on the invalidation bus (topic `circuits`, id `<identity>@<opened at ms>`, or
  * `<identity>@` when closed), so every instance sharing a relay follows at once.
  */
-import { Services, Tokens, WrapStage, changesIn, type Plugin, type PluginApi, type StateStore } from '../../../core/index.js';
+import { Services, WrapStage, changesIn, type Plugin, type PluginApi, type StateStore } from '../../../core/index.js';
 import { BreakerTable } from './table.js';
 
 export const CIRCUITS_TOPIC = 'circuits';
@@ -25,16 +25,16 @@ export default class CircuitBreakerPlugin implements Plugin {
   static readonly manifest = { id: 'policy.circuit-breaker', description: 'Circuit breaker per target (cb_config)', requires: [Services.State] };
 
   apply(api: PluginApi): void {
-    if (!api.container.isRegistered(Tokens.StateStore, true)) {
-      throw new Error('no state store is registered (Tokens.StateStore): load a state plugin such as "state.memory" '
+    if (!api.services.has(Services.State)) {
+      throw new Error('no state store is registered (Services.State): load a state plugin such as "state.memory" '
         + '(or a Redis state plugin for several instances) before "policy.circuit-breaker"');
     }
     let store: StateStore | undefined;
     let warnedAt = -Infinity;
-    const changes = changesIn(api.container);
+    const changes = changesIn(api.services);
     const table = new BreakerTable({
       announce: (identity, openedAt) => changes.publish(CIRCUITS_TOPIC, `${identity}@${openedAt ?? ''}`),
-      store: () => (store ??= api.container.resolve<StateStore>(Tokens.StateStore)),
+      store: () => (store ??= api.services.get(Services.State)),
       onStoreError: (error) => {
         const at = performance.now();
         if (at - warnedAt < STORE_WARNING_INTERVAL_MS) return;

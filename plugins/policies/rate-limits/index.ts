@@ -8,14 +8,15 @@
  *
  * Policies are kept in memory (policy-index.ts: reloaded on change, on every instance through the
  * invalidation bus, and every `refreshIntervalMs` as the bound when no relay carries changes);
- * counters live in the StateStore (Tokens.StateStore: process memory, or Redis with GW_REDIS_URL
+ * counters live in the StateStore (`Services.State`: process memory, or Redis with GW_REDIS_URL
  * so several instances share one exact limit).
  */
 import {
-  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
-  changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
+  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Type,
+  changesIn, type Plugin, type PluginApi, type StateStore, type Static,
 } from '../../../core/index.js';
-import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
+import { DirectoryService } from '../../admin/workspaces/contract.js';
+import { compilePolicy, HeadersKey, RateLimiter, TokenCountersKey, type ActiveRateLimit } from './limiter.js';
 import { PolicyIndex } from '../../../core/index.js';
 import { RateLimitPolicyStore, type RateLimitPolicy } from './policy-store.js';
 import { registerRoutes } from './routes.js';
@@ -47,25 +48,22 @@ export default class RateLimitsPlugin implements Plugin<Options> {
   #index?: PolicyIndex<RateLimitPolicy, ActiveRateLimit>;
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    if (!api.container.isRegistered(Tokens.StateStore, true)) {
-      throw new Error('no state store is registered (Tokens.StateStore): load "state.memory" (or "store.redis") before "policy.rate-limits"');
-    }
-    const store = new RateLimitPolicyStore(api.container.resolve<RecordStore>(Tokens.RecordStore));
+    const store = new RateLimitPolicyStore(api.services.get(Services.Records));
     await store.init();
     const index = new PolicyIndex(() => store.allActive(), compilePolicy);
     this.#index = index;
     await index.reload();
     const onReloadError = (e: unknown) => api.logger.warn({ err: e }, 'rate-limit policies could not be reloaded');
-    index.follow(changesIn(api.container), 'policies.rate-limits', onReloadError);
+    index.follow(changesIn(api.services), 'policies.rate-limits', onReloadError);
     index.startRefresh(api.options.refreshIntervalMs, onReloadError);
 
-    const workspaces = new Workspaces(api.container);
+    const workspaces = new Workspaces(() => api.services.find(DirectoryService));
     let state: StateStore | undefined;
     let warnedAt = -Infinity;
     const skipped = new SkippedCheckLog(api.logger, 'rate-limit check skipped: its counters failed or did not answer in time, requests pass unchecked meanwhile', WARNING_INTERVAL_MS);
     const limiter = new RateLimiter({
       // Resolved at first use, so a store registered later (Redis over memory) wins.
-      store: () => (state ??= api.container.resolve<StateStore>(Tokens.StateStore)),
+      store: () => (state ??= api.services.get(Services.State)),
       index,
       workspaces,
       failOpen: api.options.failOpen,
@@ -88,11 +86,11 @@ export default class RateLimitsPlugin implements Plugin<Options> {
 
     api.hooks.preRoute.tapPromise({ name: api.id, stage: Stage.LIMITS }, (ctx) => limiter.enforce(ctx));
 
-    // Only requests that matched a policy carry our locals: everything else costs two map lookups.
+    // Only requests that matched a policy carry our values: everything else costs two map lookups.
     api.hooks.respond.tap({ name: api.id, stage: Stage.LATE }, (response, ctx) => {
-      const headers = ctx.locals.get(HEADERS_KEY) as Record<string, string> | undefined;
+      const headers = ctx.values.get(HeadersKey);
       if (headers) Object.assign(response.headers, headers);
-      if (ctx.locals.has(TOKENS_KEY) && response.status < 300) meterStream(ctx, response);
+      if (ctx.values.has(TokenCountersKey) && response.status < 300) meterStream(ctx, response);
       return response;
     });
     api.hooks.onResponse.tap(api.id, (ctx, response) => limiter.recordTokens(ctx, response));

@@ -11,7 +11,7 @@
  * (seconds until its window ends); refusals are 429 with Retry-After and the same headers.
  */
 import {
-  compileMatcher, enforceApplicable, Errors, usageOf, wallNow as now, withCheckTimeout,
+  compileMatcher, enforceApplicable, Errors, requestKey, usageOf, wallNow as now, withCheckTimeout,
   type GatewayResponse, type Matcher, type PolicyIndex, type RequestContext, type StateStore, type Workspaces,
 } from '../../../core/index.js';
 import type { RateLimitPolicy } from './policy-store.js';
@@ -38,14 +38,15 @@ export function compilePolicy(policy: RateLimitPolicy): ActiveRateLimit {
 /** Counters live a little past their window, then the store drops them. */
 const GRACE_MS = 1000;
 
-/** Per-request values kept in ctx.locals. */
-export const HEADERS_KEY = Symbol('policy.rate-limits.headers');
-export const TOKENS_KEY = Symbol('policy.rate-limits.tokens');
-
 interface TokenCounter {
   key: string;
   windowEnd: number;
 }
+
+/** The rate-limit headers of a request that matched a policy. */
+export const HeadersKey = requestKey<Record<string, string>>('rate-limits.headers');
+/** The token windows a request's answer counts against. */
+export const TokenCountersKey = requestKey<TokenCounter[]>('rate-limits.tokens');
 
 export interface LimiterDeps {
   store(): StateStore;
@@ -129,18 +130,18 @@ export class RateLimiter {
       'x-ratelimit-reset': String(secondsUntil(windows[tightest]!.end, at)),
     };
     Object.assign(ctx.responseHeaders, headers);
-    ctx.locals.set(HEADERS_KEY, headers);
+    ctx.values.set(HeadersKey, headers);
     let tokenCounters: TokenCounter[] | undefined;
     for (let i = 0; i < matched.length; i++) {
       if (matched[i]!.policy.type === 'tokens') (tokenCounters ??= []).push({ key: keys[i]!, windowEnd: windows[i]!.end });
     }
-    if (tokenCounters) ctx.locals.set(TOKENS_KEY, tokenCounters);
+    if (tokenCounters) ctx.values.set(TokenCountersKey, tokenCounters);
     return undefined;
   }
 
   /** The onResponse tap: adds the answer's tokens to the windows of the token policies it matched. */
   recordTokens(ctx: RequestContext, response: GatewayResponse): void {
-    const counters = ctx.locals.get(TOKENS_KEY) as TokenCounter[] | undefined;
+    const counters = ctx.values.get(TokenCountersKey);
     if (!counters) return;
     const usage = usageOf(ctx, response);
     const tokens = usage ? usage.promptTokens + usage.completionTokens : 0;

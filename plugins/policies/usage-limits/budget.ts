@@ -13,9 +13,10 @@
  * alert_threshold starts a new alert epoch, so its alerts can fire again (v1.11.0).
  */
 import {
-  enforceApplicable, Errors, usageOf, wallNow as now, withCheckTimeout,
+  enforceApplicable, Errors, requestKey, usageOf, wallNow as now, withCheckTimeout,
   type GatewayResponse, type Logger, type PolicyIndex, type RequestContext, type StateStore, type TokenUsage, type Workspaces,
 } from '../../../core/index.js';
+import type { Integrations } from '../../admin/integrations/contract.js';
 import type { AlertKind, StoredUsageLimit, UsageLimitStore } from './policy-store.js';
 import type { PriceTable } from './pricing.js';
 import { periodAt, type Period } from './schedule.js';
@@ -25,13 +26,11 @@ import { unitOf, type ActiveUsageLimit } from './view.js';
 export const CUMULATIVE_RETRY_AFTER_SECONDS = 3600;
 /** Counters live a little past their period, then the store drops them. */
 const GRACE_MS = 60_000;
-const PENDING_KEY = Symbol('policy.usage-limits.pending');
+/** The limits a request matched, to meter its answer against. */
+const PendingKey = requestKey<Pending[]>('usage-limits.pending');
 
-/** The part of the integrations service (`Symbol.for('gw.Integrations')`) used here. */
-export interface IntegrationPricing {
-  pricingMultiplier(slug: string, tokenClass: string, organisationId?: string): number;
-  forTarget?(target: { readonly virtual_key?: unknown }): { id: string; slug: string } | undefined;
-}
+/** The part of the integrations service used here. */
+export type IntegrationPricing = Pick<Integrations, 'pricingMultiplier' | 'forTarget'>;
 
 interface Pending {
   active: ActiveUsageLimit;
@@ -108,18 +107,18 @@ export class Budgets {
         period.end === null ? CUMULATIVE_RETRY_AFTER_SECONDS : Math.max(1, Math.ceil((period.end - at) / 1000)),
       );
     }
-    ctx.locals.set(PENDING_KEY, pending);
+    ctx.values.set(PendingKey, pending);
     return undefined;
   }
 
   /** Whether the request matched a policy (its answer must be metered). */
   matched(ctx: RequestContext): boolean {
-    return ctx.locals.has(PENDING_KEY);
+    return ctx.values.has(PendingKey);
   }
 
   /** The onResponse tap: adds the answer's cost or tokens to the policies it matched. */
   record(ctx: RequestContext, response: GatewayResponse): void {
-    const pending = ctx.locals.get(PENDING_KEY) as Pending[] | undefined;
+    const pending = ctx.values.get(PendingKey);
     if (!pending) return;
     const usage = usageOf(ctx, response);
     if (!usage) return;
@@ -178,7 +177,7 @@ function multiplier(value: unknown): number {
 function integrationOf(ctx: RequestContext, integrations: IntegrationPricing): string | undefined {
   const target = ctx.outcome?.target;
   if (target) {
-    const known = integrations.forTarget?.(target);
+    const known = integrations.forTarget(target);
     if (known) return known.id;
     if (typeof target.provider === 'string' && target.provider.startsWith('@')) return target.provider;
     if (typeof target.virtual_key === 'string') return target.virtual_key;

@@ -9,13 +9,16 @@
  * Policies are kept in memory (reloaded on change, on every instance through the invalidation bus,
  * and every `refreshIntervalMs` as the bound when no relay carries changes); usage totals live in
  * the StateStore (process memory, or Redis with GW_REDIS_URL so several instances share them).
- * Registers `Symbol.for('gw.Pricing')` for the logs.
+ * Provides `PricingService` (contract.ts) for the logs.
  */
 import {
-  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
-  changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
+  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Type,
+  changesIn, type Plugin, type PluginApi, type StateStore, type Static,
 } from '../../../core/index.js';
-import { Budgets, type IntegrationPricing } from './budget.js';
+import { DirectoryService } from '../../admin/workspaces/contract.js';
+import { IntegrationsService } from '../../admin/integrations/contract.js';
+import { Budgets } from './budget.js';
+import { PricingService } from './contract.js';
 import { PolicyIndex } from '../../../core/index.js';
 import { UsageLimitStore, type StoredUsageLimit } from './policy-store.js';
 import { PriceTable, pricingService } from './pricing.js';
@@ -42,8 +45,6 @@ const Options = Type.Object({
 
 type Options = Static<typeof Options>;
 
-export const PRICING_TOKEN = Symbol.for('gw.Pricing');
-const INTEGRATIONS_TOKEN = Symbol.for('gw.Integrations');
 const WARNING_INTERVAL_MS = 10_000;
 
 export default class UsageLimitsPlugin implements Plugin<Options> {
@@ -51,32 +52,29 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
     id: 'policy.usage-limits',
     description: 'Usage limits (budgets on cost or tokens): /v1/policies/usage-limits, enforced before routing',
     requires: [Services.Records, Services.State],
+    provides: [PricingService],
     options: Options,
   };
 
   #index?: PolicyIndex<StoredUsageLimit, ActiveUsageLimit>;
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    if (!api.container.isRegistered(Tokens.StateStore, true)) {
-      throw new Error('no state store is registered (Tokens.StateStore): load "state.memory" (or "store.redis") before "policy.usage-limits"');
-    }
-    const records = new UsageLimitStore(api.container.resolve<RecordStore>(Tokens.RecordStore));
+    const records = new UsageLimitStore(api.services.get(Services.Records));
     await records.init();
     const index = new PolicyIndex(() => records.allActive(), compileUsageLimit);
     this.#index = index;
     await index.reload();
     const onReloadError = (e: unknown) => api.logger.warn({ err: e }, 'usage-limit policies could not be reloaded');
-    index.follow(changesIn(api.container), 'policies.usage-limits', onReloadError);
+    index.follow(changesIn(api.services), 'policies.usage-limits', onReloadError);
     index.startRefresh(api.options.refreshIntervalMs, onReloadError);
 
     const prices = new PriceTable(api.options.prices);
-    api.container.register(PRICING_TOKEN, { useValue: pricingService(prices) });
+    api.services.provide(PricingService, pricingService(prices));
 
-    const workspaces = new Workspaces(api.container);
+    const workspaces = new Workspaces(() => api.services.find(DirectoryService));
     let state: StateStore | undefined;
-    // Resolved at first use, so a store registered later (Redis over memory) wins.
-    const store = () => (state ??= api.container.resolve<StateStore>(Tokens.StateStore));
-    let integrations: IntegrationPricing | null | undefined;
+    // Resolved at first use, once every provider (Redis after memory) has been applied.
+    const store = () => (state ??= api.services.get(Services.State));
     let warnedAt = -Infinity;
     const skipped = new SkippedCheckLog(api.logger, 'usage-limit check skipped: its counters failed or did not answer in time, requests pass unchecked meanwhile', WARNING_INTERVAL_MS);
     const budgets = new Budgets({
@@ -85,10 +83,7 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
       workspaces,
       records,
       prices,
-      integrations: () => {
-        integrations ??= api.container.isRegistered(INTEGRATIONS_TOKEN, true) ? api.container.resolve<IntegrationPricing>(INTEGRATIONS_TOKEN) : null;
-        return integrations ?? undefined;
-      },
+      integrations: () => api.services.find(IntegrationsService),
       failOpen: api.options.failOpen,
       checkTimeoutMs: api.options.checkTimeoutMs,
       onCheckSkipped: (ctx, error) => {

@@ -8,14 +8,11 @@
  * Cached-token discounts are not applied. An integration's `pricing_adjustments.multiplier`
  * (per token class `input` / `output`) scales the price.
  *
- * Registered as `Symbol.for('gw.Pricing')` → `cost(provider, model, usage)` for the request logs.
+ * Provided as `PricingService` (contract.ts) → `cost(provider, model, usage)` for the request logs.
  */
-export interface Price {
-  /** USD per 1M prompt tokens. */
-  input: number;
-  /** USD per 1M completion tokens. */
-  output: number;
-}
+import type { Price, Pricing, TokenCounts } from './contract.js';
+
+export type { Price, TokenCounts };
 
 export const DEFAULT_PRICES: Readonly<Record<string, Price>> = Object.freeze({
   'gpt-4o': { input: 2.5, output: 10 },
@@ -57,10 +54,6 @@ export const DEFAULT_PRICES: Readonly<Record<string, Price>> = Object.freeze({
 const PROVIDER_PREFIX = /^(?:.*\/)?(?:[a-z]{2}\.)?(?:anthropic|meta|cohere|mistral|amazon|ai21)\.|^.*\//;
 const MEMO_MAX = 1000;
 
-export interface TokenCounts {
-  prompt_tokens?: number | null;
-  completion_tokens?: number | null;
-}
 
 export class PriceTable {
   readonly #prices: ReadonlyMap<string, Price>;
@@ -102,8 +95,8 @@ export class PriceTable {
   }
 }
 
-/** The `Symbol.for('gw.Pricing')` service: list price of an answer (no integration multiplier). */
-export function pricingService(table: PriceTable) {
+/** The `PricingService`: list price of an answer (no integration multiplier). */
+export function pricingService(table: PriceTable): Pricing {
   return Object.freeze({
     cost(_provider: string | null | undefined, model: string | null | undefined, usage: TokenCounts | null | undefined): number | null {
       if (!usage) return null;

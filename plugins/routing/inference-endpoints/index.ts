@@ -2,7 +2,7 @@
  * endpoints.inference: the unified (OpenAI-format) inference routes and rerank (spec §4.4). Each route
  * runs the kernel's inference lifecycle; its body is validated with compiled schemas (bodies/).
  */
-import { Tokens, type EndpointDef, type Kernel, type Plugin, type PluginApi } from '../../../core/index.js';
+import { Services, type EndpointDef, type Kernel, type Plugin, type PluginApi } from '../../../core/index.js';
 import * as chat from './bodies/chat.js';
 import * as completions from './bodies/completions.js';
 import * as embeddings from './bodies/embeddings.js';
@@ -32,7 +32,7 @@ export default class InferenceEndpointsPlugin implements Plugin {
   static readonly manifest = { id: 'endpoints.inference', description: 'Chat, completions, embeddings, moderations and rerank routes' };
 
   apply(api: PluginApi): void {
-    const kernel = api.container.resolve<Kernel>(Tokens.Kernel);
+    const kernel = api.services.get(Services.Kernel);
     const handler = kernel.runInference.bind(kernel);
     for (const { path, def } of ENDPOINTS) {
       api.registries.endpoints.register(def.id, def, api.id);

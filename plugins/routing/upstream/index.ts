@@ -8,7 +8,7 @@
  * Provider credentials are checked when the config is validated.
  */
 import {
-  Errors, GatewayError, guardSseStream, HostRules, Type, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, StreamCutError, Tokens,
+  Errors, GatewayError, guardSseStream, HostRules, Type, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, StreamCutError, Services,
   type AdapterInput, type Attempt, type EndpointAdapter, type Outcome, type Plugin, type PluginApi,
   type ProviderAdapter, type Static, type Transport, type UpstreamRequest,
 } from '../../../core/index.js';
@@ -31,7 +31,7 @@ export default class UpstreamPlugin implements Plugin<Options> {
   static readonly manifest = { id: 'route.upstream', description: 'Provider calls through the shared transport', options: Options };
 
   apply(api: PluginApi<Options>): void {
-    const transport = api.container.resolve<Transport>(Tokens.Transport);
+    const transport = api.services.get(Services.Transport);
     const { providers } = api.registries;
     const allowedHosts = api.options.customHostAllow && HostRules.parse(api.options.customHostAllow, `${api.id} option customHostAllow`);
 

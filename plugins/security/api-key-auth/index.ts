@@ -1,14 +1,14 @@
 /**
  * auth.api-key: every protected route needs a known, active `x-gw-api-key`. The first start seeds
  * an organisation-owner key from GW_BOOTSTRAP_API_KEY, or generates one and prints it once.
- * Registers the key store (Tokens.KeyStore: verification and the key life cycle, see key-store.ts)
+ * Provides the key store (Services.KeyStore: verification and the key life cycle, see key-store.ts)
  * and runs scheduled rotation. Expired, deleted and rotated-out keys (after their transition
  * window) get 401; verdicts are cached in memory and never outlive a key's validity. A key written
- * on any instance clears every instance's verdicts through the invalidation bus (Tokens.Changes);
+ * on any instance clears every instance's verdicts through the invalidation bus (Services.Changes);
  * without a relay (no Redis) other instances see it within `cacheTtlMs`.
  */
 import {
-  Services, MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Tokens, Type,
+  Services, MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Type,
   changesIn, workLeasesIn, type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../../core/index.js';
 import { ApiKeyStore } from './key-store.js';
@@ -40,7 +40,7 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
     id: 'auth.api-key',
     description: 'Gateway API keys: the check on every protected route, rotation, the key store',
     requires: [Services.Records],
-    provides: [Services.Auth],
+    provides: [Services.Auth, Services.KeyStore],
     options: Options,
   };
 
@@ -50,18 +50,19 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
   constructor(private readonly clock: Clock = systemClock) {}
 
   async apply(api: PluginApi<Options>): Promise<void> {
-    const keys = new ApiKeyStore(api.container.resolve<RecordStore>(Tokens.RecordStore), {
+    const keys = new ApiKeyStore(api.services.get(Services.Records), {
       ttlMs: api.options.cacheTtlMs,
       negativeTtlMs: api.options.negativeCacheTtlMs,
       maxEntries: api.options.cacheMaxEntries,
       prefix: api.settings.env['API_KEY_PREFIX'] ?? DEFAULT_PREFIX,
       defaultTransitionMs: api.options.defaultTransitionMs,
-      sealer: () => (api.container.isRegistered(Tokens.SecretBox, true) ? api.container.resolve<SecretBox>(Tokens.SecretBox) : undefined),
+      sealer: () => api.services.find(Services.SecretBox),
     }, this.clock);
     await keys.init();
-    keys.followChanges(changesIn(api.container));
+    keys.followChanges(changesIn(api.services));
     await seedFirstKey(keys, api);
-    api.container.register(Tokens.KeyStore, { useValue: keys });
+    api.services.provide(Services.KeyStore, keys);
+    api.services.provide(Services.Auth, { verify: (secret) => keys.verify(secret) });
 
     api.hooks.onRequest.tapPromise({ name: api.id, stage: Stage.AUTH }, async (ctx) => {
       // Requests the gateway dispatches itself (batch lines) carry their creator's principal already.

@@ -1,10 +1,10 @@
 /**
- * security.secret-box: registers the SecretBox service (AES-256-GCM) under Tokens.SecretBox.
+ * security.secret-box: registers the SecretBox service (AES-256-GCM) under Services.SecretBox.
  * Key: env GW_SECRET_KEY (32 bytes, base64 or hex; checked at boot), else `<dataDir>/secret.key`,
  * generated on the first start with mode 0600.
  */
 import { join } from 'node:path';
-import { Tokens, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
+import { Services, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { loadOrCreateKeyFile, parseKey } from './key.js';
 import { AesGcmSecretBox } from './secret-box.js';
 
@@ -21,6 +21,7 @@ export default class SecretBoxPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'security.secret-box',
     description: 'Encrypts small secrets at rest (AES-256-GCM)',
+    provides: [Services.SecretBox],
     options: Options,
   };
 
@@ -34,6 +35,6 @@ export default class SecretBoxPlugin implements Plugin<Options> {
       if (loaded.warning) api.logger.warn(loaded.warning);
       key = loaded.key;
     }
-    api.container.register(Tokens.SecretBox, { useValue: new AesGcmSecretBox(key) });
+    api.services.provide(Services.SecretBox, new AesGcmSecretBox(key));
   }
 }

@@ -1,9 +1,9 @@
 /**
  * store.postgres: the record store in PostgreSQL (GW_DATABASE_URL), registered as
- * Tokens.RecordStore, so several instances share keys, configs, logs and the rest. The default
+ * Services.Records, so several instances share keys, configs, logs and the rest. The default
  * preset loads it instead of store.sqlite when GW_DATABASE_URL is set.
  */
-import { rateLimitedWarning, Services, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
+import { rateLimitedWarning, Services, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { PostgresStore } from './postgres-store.js';
 
 const Options = Type.Object({
@@ -35,7 +35,7 @@ export default class PostgresStorePlugin implements Plugin<Static<typeof Options
     });
     this.#store = store;
     await store.open();
-    api.container.register(Tokens.RecordStore, { useValue: store });
+    api.services.provide(Services.Records, store);
     api.registries.health.register('store.postgres', () => store.writable(), api.id);
   }
 

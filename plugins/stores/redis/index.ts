@@ -2,15 +2,15 @@
  * store.redis: shared state for several gateway instances, from GW_REDIS_URL (settings.redisUrl).
  * Without a URL it registers nothing (the memory stores stay in charge). With one it opens one
  * ioredis client and registers, over the memory ones (so it must be loaded after them):
- *   - Tokens.CacheStore: response-cache entries (failures are misses, with a rate-limited warning);
- *   - Tokens.StateStore: counters and breaker state (atomic increments);
- *   - the relay of the invalidation bus (Tokens.Changes) over pub/sub, on a second connection;
+ *   - Services.Cache: response-cache entries (failures are misses, with a rate-limited warning);
+ *   - Services.State: counters and breaker state (atomic increments);
+ *   - the relay of the invalidation bus (Services.Changes) over pub/sub, on a second connection;
  *   - a health check (`/health` says "degraded" while either connection is down).
  * Boot waits for both connections at most `readyWaitMs`, then goes on degraded and keeps
  * reconnecting in the background. The client is closed at shutdown.
  */
 import type { Redis } from 'ioredis';
-import { Services, changesIn, MAX_TIMER_MS, rateLimitedWarning, Tokens, Type, type Changes, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
+import { Services, changesIn, MAX_TIMER_MS, rateLimitedWarning, Type, type Changes, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { RedisCacheStore } from './cache-store.js';
 import { RedisChangeRelay } from './change-relay.js';
 import { closeClient, createRedisClient, waitReady } from './client.js';
@@ -46,7 +46,7 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
       (error) => warn(error, 'redis connection error'),
     );
     this.#client = client;
-    const changes = changesIn(api.container);
+    const changes = changesIn(api.services);
     const subscriber = createRedisClient(
       { url, keyPrefix: o.keyPrefix, commandTimeoutMs: o.commandTimeoutMs, connectTimeoutMs: o.connectTimeoutMs },
       (error) => warn(error, 'redis subscriber connection error'),
@@ -55,8 +55,8 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
     this.#subscriber = subscriber;
     this.#changes = changes;
     changes.attach(new RedisChangeRelay(client, subscriber, `${o.keyPrefix}changes`, changes, warn));
-    api.container.register(Tokens.CacheStore, { useValue: new RedisCacheStore(client, warn) });
-    api.container.register(Tokens.StateStore, { useValue: new RedisStateStore(client) });
+    api.services.provide(Services.Cache, new RedisCacheStore(client, warn));
+    api.services.provide(Services.State, new RedisStateStore(client));
     // Degraded too while changes cannot arrive: caches then fall back to their lifetimes.
     api.registries.health.register('redis', () => client.status === 'ready' && subscriber.status === 'ready', api.id);
     const ready = await Promise.all([waitReady(client, o.readyWaitMs), waitReady(subscriber, o.readyWaitMs)]);

@@ -1,6 +1,6 @@
-/** store.sqlite: the embedded record store under GW_DATA_DIR, registered as Tokens.RecordStore. */
+/** store.sqlite: the embedded record store under GW_DATA_DIR, registered as Services.Records. */
 import { join } from 'node:path';
-import { Services, Tokens, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
+import { Services, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { SqliteStore } from './sqlite-store.js';
 
 const Options = Type.Object({
@@ -18,7 +18,7 @@ export default class SqliteStorePlugin implements Plugin<Static<typeof Options>>
     const store = new SqliteStore(api.options.file ?? join(api.settings.dataDir, 'gw.db'));
     this.#store = store;
     for (const { file, was } of store.tightened) api.logger.warn({ file, was }, 'database file was readable by group or others: set to mode 600');
-    api.container.register(Tokens.RecordStore, { useValue: store });
+    api.services.provide(Services.Records, store);
     api.registries.health.register('store.sqlite', () => store.writable(), api.id);
   }
 

@@ -1,5 +1,5 @@
-/** state.memory: shared state in process memory (one instance). Registered as Tokens.StateStore. */
-import { Services, Tokens, type Plugin, type PluginApi } from '../../../core/index.js';
+/** state.memory: shared state in process memory (one instance). Registered as Services.State. */
+import { Services, type Plugin, type PluginApi } from '../../../core/index.js';
 import { MemoryStateStore } from './memory-state.js';
 
 export default class MemoryStatePlugin implements Plugin {
@@ -8,7 +8,7 @@ export default class MemoryStatePlugin implements Plugin {
 
   apply(api: PluginApi): void {
     this.#store = new MemoryStateStore();
-    api.container.register(Tokens.StateStore, { useValue: this.#store });
+    api.services.provide(Services.State, this.#store);
   }
 
   close(): void {
