@@ -1,6 +1,6 @@
 /** The invalidation bus: local delivery, the relay, topics kept apart, failing listeners isolated. */
 import { expect } from 'chai';
-import { Changes, changesIn, createRootContainer, Tokens, type ChangeRelay } from '../../core/index.js';
+import { Changes, changesIn, createRootContainer, ServiceRegistry, Services, type ChangeRelay } from '../../core/index.js';
 
 describe('core: Changes (the invalidation bus)', () => {
   it('delivers a published change to this instance\'s subscribers of that topic only, at once', () => {
@@ -66,11 +66,11 @@ describe('core: Changes (the invalidation bus)', () => {
   });
 
   it('changesIn finds the gateway\'s bus, or gives a private one where none is registered', () => {
-    const container = createRootContainer();
-    const own = changesIn(container);
+    const services = new ServiceRegistry(createRootContainer());
+    const own = changesIn(services);
     expect(own).to.be.instanceOf(Changes);
     const registered = new Changes();
-    container.register(Tokens.Changes, { useValue: registered });
-    expect(changesIn(container)).to.equal(registered);
+    services.provide(Services.Changes, registered);
+    expect(changesIn(services)).to.equal(registered);
   });
 });

@@ -4,7 +4,7 @@
  * run per period, and a race of many claimants with exactly one winner.
  */
 import { expect } from 'chai';
-import { Tokens, WorkLeases, type RecordStore } from '../../core/index.js';
+import { Services, WorkLeases, type RecordStore } from '../../core/index.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 
 describe('work leases (core/leases.ts)', () => {
@@ -15,7 +15,7 @@ describe('work leases (core/leases.ts)', () => {
 
   before(async () => {
     gw = await startGateway();
-    store = gw.gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore);
+    store = gw.gateway.runtime.services.get(Services.Records);
   });
   after(async () => {
     await gw.stop();

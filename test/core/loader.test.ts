@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createGateway } from '../../host/index.js';
-import { createLogger, definePlugin, orderPlugins, PluginLoadError, Type, type PluginClass, type ResolvedEntry } from '../../core/index.js';
+import { createLogger, definePlugin, orderPlugins, PluginLoadError, serviceKey, Type, type PluginClass, type ResolvedEntry, type ServiceKey } from '../../core/index.js';
 
 function plugin(id: string, dependsOn: string[] = [], applied: string[] = []): PluginClass {
   return definePlugin({ id, dependsOn, apply: () => void applied.push(id) });
@@ -116,42 +116,46 @@ describe('plugin loader', () => {
   });
 
   describe('services (provides / requires)', () => {
-    const service = (id: string, manifest: { provides?: string[]; requires?: string[]; dependsOn?: string[] }) =>
+    type Key = ServiceKey<unknown>;
+    const records = serviceKey<unknown>('records');
+    const state = serviceKey<unknown>('state');
+    const cache = serviceKey<unknown>('cache');
+    const service = (id: string, manifest: { provides?: Key[]; requires?: Key[]; dependsOn?: string[] }) =>
       definePlugin({ id, ...manifest, apply: () => undefined });
     const ids = (entries: ResolvedEntry[]) => entries.map((e) => e.cls.manifest.id);
 
     it('applies a plugin after the provider of a service it requires, wherever the provider is listed', () => {
       const ordered = orderPlugins([
-        entry(service('feature.a', { requires: ['records'] })),
+        entry(service('feature.a', { requires: [records] })),
         entry(service('other.b', {})),
-        entry(service('store.x', { provides: ['records'] })),
+        entry(service('store.x', { provides: [records] })),
       ]);
       expect(ids(ordered)).to.deep.equal(['store.x', 'feature.a', 'other.b']);
     });
 
     it('applies a plugin after every provider of a service, keeping their order so the last one takes over', () => {
       const ordered = orderPlugins([
-        entry(service('policy.a', { requires: ['state'] })),
-        entry(service('state.memory', { provides: ['state'] })),
-        entry(service('store.redis', { provides: ['state', 'cache'] })),
+        entry(service('policy.a', { requires: [state] })),
+        entry(service('state.memory', { provides: [state] })),
+        entry(service('store.redis', { provides: [state, cache] })),
       ]);
       expect(ids(ordered)).to.deep.equal(['state.memory', 'store.redis', 'policy.a']);
     });
 
     it('fails when no loaded plugin provides a required service, naming the service and who needs it', () => {
-      expect(() => orderPlugins([entry(service('feature.a', { requires: ['records'] })), entry(service('state.memory', { provides: ['state'] }))]))
+      expect(() => orderPlugins([entry(service('feature.a', { requires: [records] })), entry(service('state.memory', { provides: [state] }))]))
         .to.throw(PluginLoadError, 'plugin "feature.a" requires the service "records", which no loaded plugin provides');
     });
 
     it('fails on a cycle made through a service', () => {
       expect(() => orderPlugins([
-        entry(service('store.x', { provides: ['records'], dependsOn: ['feature.a'] })),
-        entry(service('feature.a', { requires: ['records'] })),
+        entry(service('store.x', { provides: [records], dependsOn: ['feature.a'] })),
+        entry(service('feature.a', { requires: [records] })),
       ])).to.throw(PluginLoadError, /dependency cycle: store\.x -> feature\.a -> store\.x/);
     });
 
     it('lets a provider require a service it provides itself without a cycle', () => {
-      expect(ids(orderPlugins([entry(service('store.x', { provides: ['records'], requires: ['records'] }))]))).to.deep.equal(['store.x']);
+      expect(ids(orderPlugins([entry(service('store.x', { provides: [records], requires: [records] }))]))).to.deep.equal(['store.x']);
     });
 
     it('has no built-in plugin depending on a store plugin by id (they require services)', async () => {

@@ -4,7 +4,7 @@
  * (SQLite on the first pass, PostgreSQL on the second).
  */
 import { expect } from 'chai';
-import { PeriodicWork, Tokens, WorkLeases, type RecordStore } from '../../core/index.js';
+import { PeriodicWork, Services, WorkLeases, type RecordStore } from '../../core/index.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 
 describe('periodic work on work leases (core/periodic-work.ts)', () => {
@@ -13,7 +13,7 @@ describe('periodic work on work leases (core/periodic-work.ts)', () => {
 
   before(async () => {
     gw = await startGateway();
-    store = gw.gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore);
+    store = gw.gateway.runtime.services.get(Services.Records);
   });
   after(async () => {
     await gw.stop();

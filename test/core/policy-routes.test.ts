@@ -87,7 +87,7 @@ class QuotasPlugin {
       types: ['small', 'large'],
       records,
       index: { changed: async () => void seen.reloads++ },
-      workspaces: new Workspaces(api.container),
+      workspaces: new Workspaces(() => undefined),
       create: { validator: compile(CreateBody), issues: (b: Static<typeof CreateBody>) => (b.type === 'small' && b.value > 10 ? [{ path: 'value', rule: 'small quotas are at most 10' }] : []) },
       update: { validator: compile(UpdateBody) },
       newPolicy: (body, owner) => ({ type: body.type, value: body.value, ...owner }),

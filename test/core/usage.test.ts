@@ -1,10 +1,10 @@
 /** Token usage of answers: JSON bodies scanned for their usage, streams metered as they pass. */
 import { expect } from 'chai';
 import { JsonPayload, type GatewayResponse, type RequestContext } from '../../core/index.js';
-import { meterStream, usageOf } from '../../core/index.js';
+import { meterStream, RequestValues, usageOf } from '../../core/index.js';
 
 const ctx = (body: Record<string, unknown> = { model: 'asked-model', messages: [{ role: 'user', content: 'abcdefgh' }] }) =>
-  ({ body, locals: new Map() }) as unknown as RequestContext;
+  ({ body, values: new RequestValues() }) as unknown as RequestContext;
 const jsonAnswer = (text: string, headers: Record<string, string> = {}): GatewayResponse => ({ status: 200, headers, json: JsonPayload.fromBytes(Buffer.from(text)) });
 
 async function drain(stream: AsyncIterable<Uint8Array>): Promise<string> {

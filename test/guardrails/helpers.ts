@@ -4,7 +4,7 @@
  * the way the runner does it (defaults applied, then the compiled TypeBox check).
  */
 import {
-  boot, compile, createLogger, UndiciTransport, Value,
+  boot, compile, createLogger, RequestValues, UndiciTransport, Value,
   type CheckInput, type CheckResult, type GuardrailCheck, type GuardrailPhase, type Issue, type PluginClass,
   type RequestContext, type Runtime, type Transport,
 } from '../../core/index.js';
@@ -55,7 +55,7 @@ export function context(headers: Record<string, string> = {}, extra: Partial<Req
     body: {},
     stream: false,
     responseHeaders: {},
-    locals: new Map(),
+    values: new RequestValues(),
     ...extra,
   } as RequestContext;
 }

@@ -10,8 +10,8 @@ import { parsePrometheus } from '../plugins/observe/metrics/prom-text.js';
 import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
 import { CHAT_BODY, directHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
 import { rawConnect } from '../helpers/raw-http.js';
+import { RequestLogsService } from '../../plugins/observe/logs/contract.js';
 
-const LOGS = Symbol.for('gw.RequestLogs');
 
 /** Holds requests marked `x-test-hold` in onRequest until their client is gone. */
 const HoldUntilGone = definePlugin({
@@ -72,7 +72,7 @@ describe('client aborts', function () {
     expect(errorLines()).to.deep.equal([]);
     expect(await requestsWithStatus('/v1/chat/completions', '499')).to.equal(before + 1);
     expect(await requestsWithStatus('/v1/chat/completions', '500')).to.equal(0);
-    const logs = gw.gateway.runtime.container.resolve<{ flush(): Promise<void> }>(LOGS);
+    const logs = gw.gateway.runtime.services.get(RequestLogsService);
     await logs.flush();
     const listed: any = await (await fetch(`${gw.url}/v1/logs?trace_id=abort-mid-body`, { headers: { 'x-gw-api-key': TEST_API_KEY } })).json();
     expect(listed.data).to.have.length(1);

@@ -3,7 +3,7 @@
  * boundary, workspace roles, no granting beyond one's own scopes, owner keys, other organisations.
  */
 import { expect } from 'chai';
-import { Tokens, type RecordStore } from '../../../../core/index.js';
+import { Services, type RecordStore } from '../../../../core/index.js';
 import { hashKey } from '../../../../plugins/security/api-key-auth/key-store.js';
 import { createKey, defaultWorkspaceId, member, startControlPlane, userKey, type Client, type ControlPlane, type Reply } from './helpers.js';
 
@@ -29,7 +29,7 @@ describe('admin.api-keys: authorisation', () => {
     keys['wsBService'] = await createKey(cp, { name: 'b', type: 'workspace-service', workspace_id: wsB, scopes: ['api_keys.*'] });
     for (const role of ['member', 'manager', 'admin']) keys[role] = await userKey(cp, wsA, role, ['api_keys.*']);
     // A key of another organisation, straight into the store (the routes make keys of the caller's organisation only).
-    const store = cp.gw.gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore);
+    const store = cp.gw.gateway.runtime.services.get(Services.Records);
     await store.run(
       'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ['other-org-key', 'other', 'organisation-service', hashKey('gw-other-org'), 'org-b', '["*"]', Math.floor(Date.now() / 1000)],
@@ -135,7 +135,7 @@ describe('admin.api-keys: authorisation', () => {
     const { userId } = await member(cp, wsA, 'member');
     const scheduled = await createKey(cp, { name: 'p', type: 'workspace-user', workspace_id: wsA, user_id: userId, rotation_policy: { rotation_period: 'weekly' } });
     // Rotated by the scheduler's own code path, without waiting a week.
-    await cp.gw.gateway.runtime.container.resolve<{ rotate(id: string, t?: number, o?: { pending: boolean }): Promise<unknown> }>(Tokens.KeyStore)
+    await cp.gw.gateway.runtime.services.get(Services.KeyStore)
       .rotate(scheduled.id, undefined, { pending: true });
     forbidden(await as('manager').get(`/v1/api-keys/${scheduled.id}/pending-secret`), 'only an admin');
     forbidden(await as('orgRead').get(`/v1/api-keys/${keys['orgKeys']!.id}/pending-secret`));

@@ -1,23 +1,19 @@
 /**
- * The plugins' contracts with each other: the shapes each plugin expects of a service match what
- * the providing plugin registers (checked by the compiler here), and the routes degrade without
- * admin.workspaces.
+ * The plugins' contracts with each other: the key store satisfies core's KeyStore (checked by the
+ * compiler here; the workspaces services are typed by their contract file, which both sides
+ * import), and the routes degrade without admin.workspaces.
  */
 import { expect } from 'chai';
 import type { KeyStore } from '../../../../core/index.js';
 import type { ApiKeyStore } from '../../../../plugins/security/api-key-auth/key-store.js';
-import type * as ApiKeysPorts from '../../../../plugins/admin/api-keys/ports.js';
-import type { DirectoryService, OrgSettingsService } from '../../../../plugins/admin/workspaces/services.js';
 import ApiKeysPlugin from '../../../../plugins/admin/api-keys/index.js';
 import SecretBoxPlugin from '../../../../plugins/security/secret-box/index.js';
 import { startGateway, type TestGateway } from '../../../helpers/gateway.js';
 import { client } from './helpers.js';
 
-// Compile-time: the key store satisfies core's KeyStore (both consumers' view of it); the workspaces services satisfy admin.api-keys'.
+// Compile-time: the key store satisfies core's KeyStore (its consumers' view of it).
 export const contracts = {
   keyStore: (store: ApiKeyStore): KeyStore => store,
-  directory: (directory: DirectoryService): ApiKeysPorts.Directory => directory,
-  settings: (settings: OrgSettingsService): ApiKeysPorts.OrgSettings => settings,
 };
 
 describe('admin.api-keys: composition', () => {

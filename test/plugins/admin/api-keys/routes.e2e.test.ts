@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { RecordStore } from '../../../../core/index.js';
-import { Tokens } from '../../../../core/index.js';
+import { Services } from '../../../../core/index.js';
 import { TEST_API_KEY } from '../../../helpers/gateway.js';
 import { createKey, DAY, defaultWorkspaceId, member, MINUTE, startControlPlane, type ControlPlane } from './helpers.js';
 
@@ -213,7 +213,7 @@ describe('admin.api-keys: routes', () => {
 
   it('stores secrets only as hashes', async () => {
     const created = await createKey(cp, { name: 'hashed', type: 'organisation-service' });
-    const store = cp.gw.gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore);
+    const store = cp.gw.gateway.runtime.services.get(Services.Records);
     const rows = await store.all<Record<string, unknown>>('SELECT * FROM api_keys');
     const dump = JSON.stringify(rows);
     expect(dump).not.to.contain(created.key);

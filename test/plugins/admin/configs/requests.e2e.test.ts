@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
 import sinon from 'sinon';
-import { Tokens, type RecordStore } from '../../../../core/index.js';
+import { Services, type RecordStore } from '../../../../core/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { CHAT_BODY, postJson, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import { as, call, chatHeaders, lastKey, openaiIntegration, startAdminGateway } from '../integrations/harness.js';
@@ -114,7 +114,7 @@ describe('admin.configs: stored configs in x-gw-config', () => {
   });
 
   it('reads neither configs nor integrations from the store once they were used', async () => {
-    const store = gw.gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore);
+    const store = gw.gateway.runtime.services.get(Services.Records);
     await chat({ 'x-gw-config': 'main' });
     const get = sinon.spy(store, 'get');
     const all = sinon.spy(store, 'all');

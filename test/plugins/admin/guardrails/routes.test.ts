@@ -76,8 +76,8 @@ describe('admin.guardrails: routes', () => {
     expect(shown).to.deep.equal({ Authorization: '********cdef', 'x-team': 'a' });
     for (const res of [await call(gw, 'GET', '/v1/guardrails/policy'), await call(gw, 'GET', '/v1/guardrails')]) expect(res.text).not.to.contain(TOKEN);
     // GET → edit → PUT: the mask keeps the stored token.
-    const { GUARDRAIL_STORE } = await import('../../../../core/index.js');
-    const store = gw.gateway.runtime.container.resolve<{ get(id: string): any; revision: number }>(GUARDRAIL_STORE);
+    const { GuardrailStoreService } = await import('../../../../core/index.js');
+    const store = gw.gateway.runtime.services.get(GuardrailStoreService) as unknown as { get(id: string): any; revision: number };
     const revision = store.revision;
     const checks = created.json.checks;
     checks[0].parameters.headers['x-team'] = 'b';

@@ -14,6 +14,8 @@ import ModelsPlugin from '../../../../plugins/admin/models/index.js';
 import SecretBoxPlugin from '../../../../plugins/security/secret-box/index.js';
 import type { MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
+import { DirectoryService, OrgSettingsService } from '../../../../plugins/admin/workspaces/contract.js';
+import { fakeDirectory } from '../../../helpers/fake-directory.js';
 
 export const PRINCIPAL_HEADER = 'x-test-principal';
 
@@ -39,14 +41,15 @@ export interface FakeWorkspace {
 export function fakeControlPlane(state: { settings: Record<string, unknown>; workspaces: FakeWorkspace[] }) {
   return definePlugin({
     id: 'test.control-plane',
+    provides: [OrgSettingsService, DirectoryService],
     apply(api) {
-      api.container.register(Symbol.for('gw.OrgSettings'), { useValue: { get: async () => ({ ...state.settings }) } });
-      api.container.register(Symbol.for('gw.Directory'), {
-        useValue: {
-          workspace: async (ref: string) => state.workspaces.find((w) => w.id === ref || w.slug === ref),
-          keyName: async () => undefined,
+      api.services.provide(OrgSettingsService, { get: async () => ({ ...state.settings }) });
+      api.services.provide(DirectoryService, fakeDirectory({
+        workspace: async (ref: string) => {
+          const found = state.workspaces.find((w) => w.id === ref || w.slug === ref);
+          return found && { name: found.slug, is_default: false, ...found };
         },
-      });
+      }));
     },
   });
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import sinon from 'sinon';
 import { createGateway, createLogger, type Gateway } from '../../../../host/index.js';
 import { CredentialCache, type SecretSource } from '../../../../plugins/admin/integrations/credentials.js';
-import { INTEGRATIONS_SERVICE, type IntegrationsService } from '../../../../plugins/admin/integrations/index.js';
+import { IntegrationsService, type Integrations } from '../../../../plugins/admin/integrations/contract.js';
 import { fromRow, type IntegrationRow } from '../../../../plugins/admin/integrations/record.js';
 import { AesGcmSecretBox } from '../../../../plugins/security/secret-box/secret-box.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
@@ -129,9 +129,9 @@ describe('admin.integrations: credentials at rest and in answers', () => {
   });
 
   describe('the integrations service', () => {
-    let service: IntegrationsService;
+    let service: Integrations;
     before(() => {
-      service = gw.gateway.runtime.container.resolve<IntegrationsService>(INTEGRATIONS_SERVICE);
+      service = gw.gateway.runtime.services.get(IntegrationsService);
     });
 
     it('finds integrations by @slug, slug or id, without credentials', () => {
@@ -156,7 +156,7 @@ describe('admin.integrations: credentials at rest and in answers', () => {
       expect(service.forTarget({ virtual_key: id })!.slug).to.equal('sealed');
       expect(service.forTarget({})).to.equal(undefined);
       await call(gw, 'POST', '/v1/integrations', openaiIntegration(mock, 'ws-9-only', 'k', { allowed_workspaces: ['ws-9'] }));
-      const slugs = (p: Parameters<IntegrationsService['visibleTo']>[0]) => service.visibleTo(p).map((i) => i.slug);
+      const slugs = (p: Parameters<Integrations['visibleTo']>[0]) => service.visibleTo(p).map((i) => i.slug);
       expect(slugs(undefined)).to.include('ws-9-only');
       expect(slugs({ keyId: 'k', type: 'workspace-service', workspaceId: 'ws-1', scopes: [] })).not.to.include('ws-9-only');
       expect(slugs({ keyId: 'k', type: 'workspace-service', workspaceId: 'ws-9', scopes: [] })).to.include('ws-9-only');

@@ -3,18 +3,9 @@
  * who may write them, and the OrgSettings / Directory services other plugins read.
  */
 import { expect } from 'chai';
+import { DirectoryService, OrgSettingsService } from '../../../../plugins/admin/workspaces/contract.js';
 import { createKey, defaultWorkspaceId, startControlPlane, userKey, type ControlPlane } from '../api-keys/helpers.js';
 
-interface OrgSettings {
-  get(workspaceId?: string, organisationId?: string): Promise<Record<string, unknown>>;
-}
-interface Directory {
-  workspace(idOrSlug: string, organisationId?: string): Promise<Record<string, unknown> | undefined>;
-  member(workspaceId: string, userId: string): Promise<{ role: string } | undefined>;
-  user(id: string): Promise<Record<string, unknown> | undefined>;
-  keyName(keyId: string): Promise<string | undefined>;
-  keysOfUser(userId: string): Promise<readonly string[]>;
-}
 
 const DEFAULTS = {
   user_api_key_auto_create: false,
@@ -105,10 +96,10 @@ describe('admin.workspaces: settings', () => {
   });
 
   it('serves effective settings and workspaces to other plugins from memory', async () => {
-    const container = cp.gw.gateway.runtime.container;
-    expect(container.isRegistered(Symbol.for('gw.OrgSettings'), true)).to.equal(true);
-    const settings = container.resolve<OrgSettings>(Symbol.for('gw.OrgSettings'));
-    const directory = container.resolve<Directory>(Symbol.for('gw.Directory'));
+    const services = cp.gw.gateway.runtime.services;
+    expect(services.has(OrgSettingsService)).to.equal(true);
+    const settings = services.get(OrgSettingsService);
+    const directory = services.get(DirectoryService);
     await cp.owner.put(`/v1/workspaces/${ws}/settings`, { managersWritePrompts: false });
     expect(await settings.get(ws)).to.deep.include({ managersWritePrompts: false, membersViewPrompts: true });
     expect(await settings.get()).to.deep.include({ managersWritePrompts: true });

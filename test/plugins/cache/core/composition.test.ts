@@ -1,6 +1,6 @@
 /** How the cache plugins compose: dependencies, the store token, and Redis taking over when configured. */
 import { expect } from 'chai';
-import { Tokens, type CacheStore, type StateStore } from '../../../../core/index.js';
+import { Services, type CacheStore, type StateStore } from '../../../../core/index.js';
 import { createGateway, type Gateway } from '../../../../host/index.js';
 import CachePlugin from '../../../../plugins/cache/core/index.js';
 import SimpleCachePlugin from '../../../../plugins/cache/simple/index.js';
@@ -46,9 +46,9 @@ describe('cache plugins: composition', () => {
 
   it('without GW_REDIS_URL, store.redis registers nothing: the memory stores stay', async () => {
     gateway = await createGateway({ plugins: [MemoryStatePlugin, MemoryCacheStorePlugin, RedisStorePlugin, CachePlugin, SimpleCachePlugin], env: ENV });
-    const { container, registries } = gateway.runtime;
-    expect(container.resolve<CacheStore>(Tokens.CacheStore).kind).to.equal('memory');
-    expect(container.resolve<StateStore>(Tokens.StateStore).kind).to.equal('memory');
+    const { services, registries } = gateway.runtime;
+    expect(services.get(Services.Cache).kind).to.equal('memory');
+    expect(services.get(Services.State).kind).to.equal('memory');
     expect(registries.health.has('redis')).to.equal(false);
     expect(registries.cacheModes.keys()).to.deep.equal(['simple']);
   });
@@ -61,9 +61,9 @@ describe('cache plugins: composition', () => {
       plugins: [MemoryStatePlugin, MemoryCacheStorePlugin, { use: RedisStorePlugin, options: { keyPrefix: prefix } }, CachePlugin, SimpleCachePlugin],
       env: { ...ENV, GW_REDIS_URL: url },
     });
-    const { container, registries } = gateway.runtime;
-    expect(container.resolve<CacheStore>(Tokens.CacheStore).kind).to.equal('redis');
-    const state = container.resolve<StateStore>(Tokens.StateStore);
+    const { services, registries } = gateway.runtime;
+    expect(services.get(Services.Cache).kind).to.equal('redis');
+    const state = services.get(Services.State);
     expect(state.kind).to.equal('redis');
     expect(await state.increment('probe', 1, 1000)).to.equal(1);
     expect(await registries.health.get('redis')!()).to.equal(true);

@@ -5,7 +5,7 @@ import SecretBoxPlugin from '../../../../plugins/security/secret-box/index.js';
 import FilesPlugin from '../../../../plugins/features/files/index.js';
 import BatchesPlugin from '../../../../plugins/features/batches/index.js';
 import { jsonReply, startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../../../helpers/gateway.js';
-import { Tokens, type PluginEntry, type RecordStore } from '../../../../host/index.js';
+import { Services, type PluginEntry, type RecordStore } from '../../../../host/index.js';
 import { onPostgres } from '../../../helpers/pg-schema.js';
 import { withRecords } from '../../../helpers/records.js';
 import { hashKey } from '../../../../plugins/security/api-key-auth/key-store.js';
@@ -96,7 +96,7 @@ export function parseJsonl(text: string): any[] {
 
 /** Adds a gateway key of another organisation/workspace straight into the store (the auth plugin seeds owner keys only). */
 export async function addKey(gw: TestGateway, secret: string, organisationId: string, workspaceId: string | null = null): Promise<void> {
-  const store = gw.gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore);
+  const store = gw.gateway.runtime.services.get(Services.Records);
   await store.run(
     'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, workspace_id, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     [`key-${secret}`, secret, 'workspace-service', hashKey(secret), organisationId, workspaceId, '["*"]', Math.floor(Date.now() / 1000)],

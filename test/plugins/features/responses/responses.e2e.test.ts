@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { Tokens, type RecordStore } from '../../../../core/index.js';
+import { Services, type RecordStore } from '../../../../core/index.js';
 import ResponsesPlugin from '../../../../plugins/features/responses/index.js';
 import { configHeaders, postJson, startGateway, TEST_API_KEY, type JsonReply, type TestGateway } from '../../../helpers/gateway.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
@@ -45,7 +45,7 @@ describe('feature.responses (end to end)', () => {
   const create = (body: unknown, headers: Record<string, string> = viaChat()) => postJson(gw.url, '/v1/responses', body, headers);
   const retrieve = (id: string, query = '', headers: Record<string, string> = viaChat()) => call('GET', `${gw.url}/v1/responses/${id}${query}`, headers);
   const sdk = (headers: Record<string, string>) => new OpenAI({ apiKey: headers['authorization']!.slice(7), baseURL: `${gw.url}/v1`, maxRetries: 0, defaultHeaders: headers });
-  const storedRows = () => gw.gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore).all<{ id: string; status: string }>('SELECT id, status FROM stored_responses');
+  const storedRows = () => gw.gateway.runtime.services.get(Services.Records).all<{ id: string; status: string }>('SELECT id, status FROM stored_responses');
 
   before(async () => {
     chatMock = await startMockOpenAI();

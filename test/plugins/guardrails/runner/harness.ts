@@ -1,11 +1,11 @@
 /**
  * Shared set-up of the guardrail runner tests: small test checks (registered by a plugin made with
  * defineGuardrailPlugin, as an organisation would), a gateway with the runner, mock providers,
- * config leaves, and an observer of the guardrail records kept in ctx.locals.
+ * config leaves, and an observer of the guardrail records kept in ctx.values.
  */
 import type OpenAI from 'openai';
 import {
-  defineCheck, defineGuardrailPlugin, GUARDRAIL_RESULTS, Stage, Type,
+  defineCheck, defineGuardrailPlugin, GuardrailResultsKey, Stage, Type,
   type GuardrailRecord, type Plugin, type PluginApi,
 } from '../../../../core/index.js';
 import GuardrailsRunnerPlugin from '../../../../plugins/guardrails/runner/index.js';
@@ -129,14 +129,14 @@ export const TestChecks = defineGuardrailPlugin({
   checks: [forbid, slow, broken, hang, redact, maxWords, requireMeta, answerModel],
 });
 
-/** Keeps each request's guardrail records (the array in ctx.locals, which detached hooks fill later). */
+/** Keeps each request's guardrail records (the array in ctx.values, which detached hooks fill later). */
 export function recordsObserver(into: GuardrailRecord[][]) {
   return class RecordsObserver implements Plugin {
-    static readonly manifest = { id: 'test.guardrail-records', description: 'collects ctx.locals guardrail records' };
+    static readonly manifest = { id: 'test.guardrail-records', description: 'collects the guardrail records of ctx.values' };
     apply(api: PluginApi): void {
       api.hooks.respond.tap({ name: api.id, stage: Stage.OBSERVE }, (response, ctx) => {
-        let list = ctx.locals.get(GUARDRAIL_RESULTS) as GuardrailRecord[] | undefined;
-        if (!list) ctx.locals.set(GUARDRAIL_RESULTS, (list = []));
+        let list = ctx.values.get(GuardrailResultsKey);
+        if (!list) ctx.values.set(GuardrailResultsKey, (list = []));
         into.push(list);
         return response;
       });

@@ -230,7 +230,7 @@ describe('guardrails.runner (end to end)', () => {
       expect(took).to.be.within(95, 200);
     });
 
-    it('async hooks never delay the answer; their results reach ctx.locals (and the log) later', async () => {
+    it('async hooks never delay the answer; their results reach ctx.values (and the log) later', async () => {
       const config = leaf(mocks[0]!, {
         input_guardrails: [{ id: 'background', async: true, deny: true, 'test.slow': { ms: 300, verdict: false } }],
         after_request_hooks: [{ id: 'audit', async: true, checks: [{ id: 'test.slow', parameters: { ms: 300, label: 'audit' } }] }],
@@ -255,7 +255,7 @@ describe('guardrails.runner (end to end)', () => {
   });
 
   describe('feedback and records', () => {
-    it('records on_success / on_fail feedback in the result and in ctx.locals', async () => {
+    it('records on_success / on_fail feedback in the result and in ctx.values', async () => {
       const feedback = { on_fail: { feedback: { value: -5, weight: 1, metadata: { reason: 'leak' } } }, on_success: { feedback: { value: 1, weight: 0.5 } } };
       const config = leaf(mocks[0]!, { input_guardrails: [{ id: 'g', 'test.forbid': { word: 'secret' }, ...feedback }] });
       const failed = await send(gw, config, chat('the secret'));

@@ -1,7 +1,7 @@
 /** Guardrail configs are validated when they are loaded: a 400 naming the path and the rule, before any call. */
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { GUARDRAIL_STORE, type GuardrailStore, type Plugin, type PluginApi } from '../../../../core/index.js';
+import { GuardrailStoreService, type GuardrailStore, type Plugin, type PluginApi } from '../../../../core/index.js';
 import type { MockOpenAI } from '../../../fixtures/mock-openai.js';
 import type { TestGateway } from '../../../helpers/gateway.js';
 import { chat, closeAll, leaf, maxWords, send, startGuardedGateway, startMocks } from './harness.js';
@@ -14,10 +14,10 @@ const STORED: Record<string, Record<string, unknown>> = {
 };
 
 class TestGuardrailStore implements Plugin {
-  static readonly manifest = { id: 'test.guardrail-store', description: 'stored guardrails for tests' };
+  static readonly manifest = { id: 'test.guardrail-store', description: 'stored guardrails for tests', provides: [GuardrailStoreService] };
   apply(api: PluginApi): void {
     const store: GuardrailStore = { get: (id) => STORED[id] };
-    api.container.register(GUARDRAIL_STORE, { useValue: store });
+    api.services.provide(GuardrailStoreService, store);
   }
 }
 

@@ -8,17 +8,18 @@ import AnalyticsPlugin from '../../../../plugins/observe/analytics/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { CHAT_BODY, configHeaders, postJson, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import { getJson, logService, mockHeaders, startObserved } from '../logs/harness.js';
+import { PricingService } from '../../../../plugins/policies/usage-limits/contract.js';
 
 /** A stand-in for the usage-limits plugin's price table. */
 const PricingPlugin = definePlugin({
   id: 'test.pricing',
   options: Type.Object({}),
+  provides: [PricingService],
   apply(api) {
-    api.container.register(Symbol.for('gw.Pricing'), {
-      useValue: {
-        cost: (_provider: string, model: string, u: { prompt_tokens: number | null; completion_tokens: number | null }) =>
-          model === 'gpt-4o' ? (u.prompt_tokens ?? 0) * 0.01 + (u.completion_tokens ?? 0) * 0.03 : (u.prompt_tokens ?? 0) * 0.001 + (u.completion_tokens ?? 0) * 0.002,
-      },
+    api.services.provide(PricingService, {
+      cost: (_provider, model, u) => !u ? null
+        : model === 'gpt-4o' ? (u.prompt_tokens ?? 0) * 0.01 + (u.completion_tokens ?? 0) * 0.03 : (u.prompt_tokens ?? 0) * 0.001 + (u.completion_tokens ?? 0) * 0.002,
+      priceOf: () => undefined,
     });
   },
 });

@@ -9,6 +9,9 @@ import RequestLogsPlugin from '../../../../plugins/observe/logs/index.js';
 import type { RequestLogService } from '../../../../plugins/observe/logs/service.js';
 import { startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import type { MockOpenAI } from '../../../fixtures/mock-openai.js';
+import { DirectoryService, OrgSettingsService } from '../../../../plugins/admin/workspaces/contract.js';
+import { RequestLogsService } from '../../../../plugins/observe/logs/contract.js';
+import { fakeDirectory } from '../../../helpers/fake-directory.js';
 
 export const PRINCIPAL_HEADER = 'x-test-principal';
 
@@ -24,21 +27,23 @@ export function fakeControlPlane(state: ControlPlaneState, withServices = true):
   return definePlugin({
     id: 'test.control-plane',
     options: Type.Object({}),
+    provides: withServices ? [OrgSettingsService, DirectoryService] : [],
     apply(api) {
       api.hooks.onRequest.tap({ name: 'test.control-plane', stage: Stage.FIRST }, (ctx) => {
         const header = ctx.request.headers[PRINCIPAL_HEADER];
         if (header) ctx.principal = JSON.parse(header) as Principal;
       });
       if (!withServices) return;
-      api.container.register(Symbol.for('gw.OrgSettings'), {
-        useValue: { get: async (workspaceId?: string) => ({ ...state.settings[''], ...(workspaceId ? state.settings[workspaceId] : {}) }) },
+      api.services.provide(OrgSettingsService, {
+        get: async (workspaceId?: string) => ({ ...state.settings[''], ...(workspaceId ? state.settings[workspaceId] : {}) }),
       });
-      api.container.register(Symbol.for('gw.Directory'), {
-        useValue: {
-          workspace: async (idOrSlug: string) => state.workspaces.find((w) => w.id === idOrSlug || w.slug === idOrSlug),
-          keyName: async (keyId: string) => state.keyNames[keyId],
+      api.services.provide(DirectoryService, fakeDirectory({
+        workspace: async (idOrSlug: string) => {
+          const found = state.workspaces.find((w) => w.id === idOrSlug || w.slug === idOrSlug);
+          return found && { name: found.slug, is_default: false, ...found };
         },
-      });
+        keyName: async (keyId: string) => state.keyNames[keyId],
+      }));
     },
   });
 }
@@ -65,7 +70,7 @@ export async function startObserved(o: ObservedOptions = {}): Promise<TestGatewa
 }
 
 export function logService(gw: TestGateway): RequestLogService {
-  return gw.gateway.runtime.container.resolve<RequestLogService>(Symbol.for('gw.RequestLogs'));
+  return gw.gateway.runtime.services.get(RequestLogsService);
 }
 
 /** A direct-mode request's headers for a mock provider. */

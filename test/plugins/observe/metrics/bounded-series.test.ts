@@ -14,7 +14,10 @@ function metricsWith(limits: Partial<LabelLimits> = {}): GatewayMetrics {
 }
 
 function logOf(model: string, prompt = 3, completion = 2): RecordedUsage {
-  return { provider: 'openai', model, upstreamMs: 5, usage: { prompt_tokens: prompt, completion_tokens: completion }, cost: 0.001, cacheStatus: null };
+  return {
+    id: 'log-1', status: 200, latencyMs: 7, provider: 'openai', model, upstreamMs: 5,
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, cost: 0.001, cacheStatus: null,
+  };
 }
 
 describe('observe.metrics: bounded series', () => {

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
 import {
-  createHooks, createLogger, createRegistries, createRootContainer, tapOnly, Tokens,
+  createHooks, createLogger, createRegistries, createRootContainer, ServiceRegistry, Services, tapOnly,
   type Attempt, type AttemptRunner, type GatewaySettings, type Outcome, type PluginApi, type Target,
 } from '../../../../core/index.js';
 import CircuitBreakerPlugin from '../../../../plugins/policies/circuit-breaker/index.js';
@@ -11,16 +11,18 @@ import { RecordingStore } from './test-store.js';
 function pluginApi() {
   const hooks = createHooks();
   const container = createRootContainer();
+  const services = new ServiceRegistry(container);
   const api: PluginApi = {
     id: CircuitBreakerPlugin.manifest.id,
     hooks: tapOnly(hooks),
     registries: createRegistries(),
+    services: services.viewFor(CircuitBreakerPlugin.manifest.id, []),
     container,
     options: {},
     settings: {} as GatewaySettings,
     logger: createLogger('silent'),
   };
-  return { api, hooks, container };
+  return { api, hooks, services };
 }
 
 function target(fields: Record<string, unknown>): Target {
@@ -32,7 +34,7 @@ function target(fields: Record<string, unknown>): Target {
 describe('circuit-breaker: plugin', () => {
   it('depends on no plugin, only on the state service (any plugin providing it will do)', () => {
     expect(CircuitBreakerPlugin.manifest).to.not.have.property('dependsOn');
-    expect(CircuitBreakerPlugin.manifest.requires).to.deep.equal(['state']);
+    expect(CircuitBreakerPlugin.manifest.requires).to.deep.equal([Services.State]);
     expect(CircuitBreakerPlugin.manifest.id).to.equal('policy.circuit-breaker');
   });
 
@@ -42,9 +44,9 @@ describe('circuit-breaker: plugin', () => {
   });
 
   it('leaves targets without cb_config unwrapped, and resolves the store only when it needs it, once', async () => {
-    const { api, hooks, container } = pluginApi();
+    const { api, hooks, services } = pluginApi();
     const factory = sinon.spy(() => new RecordingStore());
-    container.register(Tokens.StateStore, { useFactory: factory });
+    services.provideLazily(Services.State, factory);
     new CircuitBreakerPlugin().apply(api);
     expect(factory.callCount).to.equal(0);
 

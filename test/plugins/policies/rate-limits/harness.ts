@@ -3,6 +3,7 @@ import { Stage, type PluginApi, type PluginEntry, type Principal } from '../../.
 import RateLimitsPlugin from '../../../../plugins/policies/rate-limits/index.js';
 import type { MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { CHAT_BODY, configHeaders, jsonReply, postJson, startGateway, TEST_API_KEY, type JsonReply, type TestGateway } from '../../../helpers/gateway.js';
+import { DirectoryService } from '../../../../plugins/admin/workspaces/contract.js';
 
 export const BASE = '/v1/policies/rate-limits';
 
@@ -25,11 +26,9 @@ export class TestPrincipalPlugin {
 
 /** The workspace organisation-level keys count in: the directory's `default`, else the name `default`. */
 export async function defaultWorkspaceId(gw: TestGateway): Promise<string> {
-  const container = gw.gateway.runtime.container;
-  const token = Symbol.for('gw.Directory');
-  if (!container.isRegistered(token, true)) return 'default';
-  const found = await container.resolve<{ workspace(s: string): unknown }>(token).workspace('default');
-  return (found as { id?: string } | undefined)?.id ?? 'default';
+  const directory = gw.gateway.runtime.services.find(DirectoryService);
+  if (!directory) return 'default';
+  return (await directory.workspace('default'))?.id ?? 'default';
 }
 
 /**
@@ -37,7 +36,7 @@ export async function defaultWorkspaceId(gw: TestGateway): Promise<string> {
  * is loaded (answering its id), else the given name, taken as is.
  */
 export async function aWorkspace(gw: TestGateway, slug: string): Promise<string> {
-  if (!gw.gateway.runtime.container.isRegistered(Symbol.for('gw.Directory'), true)) return slug;
+  if (!gw.gateway.runtime.services.has(DirectoryService)) return slug;
   const reply = await api(gw, 'POST', '/v1/workspaces', { name: slug, slug });
   if (reply.status !== 200) throw new Error(`workspace not created: ${reply.status} ${reply.text}`);
   return reply.json.id as string;

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { aWorkspace, api, BASE, createPolicy, defaultWorkspaceId, startLimitsGateway, TestPrincipalPlugin, type Caller } from './harness.js';
 import RateLimitsPlugin from '../../../../plugins/policies/rate-limits/index.js';
 import { startGateway, type TestGateway } from '../../../helpers/gateway.js';
+import { DirectoryService } from '../../../../plugins/admin/workspaces/contract.js';
 
 const POLICY = {
   name: '100 RPM per API key',
@@ -210,7 +211,7 @@ describe('policy.rate-limits: routes without the control plane\'s directory', ()
   });
 
   it('takes workspace ids as given; organisation keys own policies in the workspace named "default"', async () => {
-    expect(gw.gateway.runtime.container.isRegistered(Symbol.for('gw.Directory'), true)).to.equal(false);
+    expect(gw.gateway.runtime.services.has(DirectoryService)).to.equal(false);
     const own = await createPolicy(gw, POLICY);
     expect((await api(gw, 'GET', `${BASE}/${own}`)).json.workspace_id).to.equal('default');
     const named = await createPolicy(gw, { ...POLICY, workspace_id: 'anything', conditions: [{ key: 'workspace_id', value: ['w1', 'w2'] }] });

@@ -13,6 +13,8 @@ import { FailingStatePlugin } from '../../../fixtures/failing-state.js';
 import {
   api, BASE, chat, createUsageLimit, leaf, settle, startLoggedGateway, startUsageGateway, statusesOf, usageOf, type Caller,
 } from './harness.js';
+import { IntegrationsService, type IntegrationInfo } from '../../../../plugins/admin/integrations/contract.js';
+import { PricingService } from '../../../../plugins/policies/usage-limits/contract.js';
 
 const T0 = Date.parse('2025-01-08T10:20:30.000Z'); // a Wednesday
 const k1: Caller = { keyId: 'k1' };
@@ -157,8 +159,8 @@ describe('policy.usage-limits: enforcement (end to end)', () => {
     expect((await call()).status).to.equal(200);
   });
 
-  it('registers the price table for the request logs as Symbol.for(\'gw.Pricing\')', () => {
-    const pricing = gw.gateway.runtime.container.resolve<{ cost(p: string, m: string, u: object): number | null }>(Symbol.for('gw.Pricing'));
+  it('provides the price table for the request logs as PricingService', () => {
+    const pricing = gw.gateway.runtime.services.get(PricingService);
     expect(pricing.cost('openai', 'gpt-4o', { prompt_tokens: 1_000_000, completion_tokens: 0 })).to.be.closeTo(2.5, 1e-12);
   });
 });
@@ -167,12 +169,14 @@ describe('policy.usage-limits: enforcement (end to end)', () => {
 function fakeIntegrations(multipliers: Record<string, number>) {
   const service = {
     pricingMultiplier: sinon.spy((_slug: string, tokenClass: string) => multipliers[tokenClass] ?? 1),
-    forTarget: sinon.spy(() => ({ id: 'integration-1', slug: 'acme' })),
+    forTarget: sinon.spy(() => ({ id: 'integration-1', slug: 'acme' }) as IntegrationInfo),
+    bySlug: () => undefined,
+    visibleTo: () => [],
   };
   class FakeIntegrationsPlugin {
-    static readonly manifest = { id: 'test.integrations' };
+    static readonly manifest = { id: 'test.integrations', provides: [IntegrationsService] };
     apply(api: PluginApi): void {
-      api.container.register(Symbol.for('gw.Integrations'), { useValue: service });
+      api.services.provide(IntegrationsService, service);
     }
   }
   return { service, plugin: FakeIntegrationsPlugin };

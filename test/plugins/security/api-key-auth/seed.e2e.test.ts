@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGateway, createLogger, Tokens, type Gateway, type RecordStore } from '../../../../host/index.js';
+import { createGateway, createLogger, Services, type Gateway, type RecordStore } from '../../../../host/index.js';
 import { spawnMain } from '../../../helpers/main-process.js';
 import { freshSchema, testDatabaseUrl } from '../../../helpers/pg-schema.js';
 
@@ -18,7 +18,7 @@ async function bootThree(env: Record<string, string>): Promise<Gateway[]> {
 }
 
 async function keysOf(gateway: Gateway): Promise<{ name: string; type: string }[]> {
-  return gateway.runtime.container.resolve<RecordStore>(Tokens.RecordStore).all('SELECT name, type FROM api_keys');
+  return gateway.runtime.services.get(Services.Records).all('SELECT name, type FROM api_keys');
 }
 
 describe('auth.api-key: the first key, seeded by instances booting together', function () {
@@ -46,7 +46,7 @@ describe('auth.api-key: the first key, seeded by instances booting together', fu
           gateways = await bootThree({
             GW_DATA_DIR: dataDir, GW_DATABASE_URL: schema.url, ...(given ? { GW_BOOTSTRAP_API_KEY: 'gw-seed-key' } : {}),
           });
-          expect(gateways.map((g) => g.runtime.container.resolve<RecordStore>(Tokens.RecordStore).kind)).to.deep.equal(['postgres', 'postgres', 'postgres']);
+          expect(gateways.map((g) => g.runtime.services.get(Services.Records).kind)).to.deep.equal(['postgres', 'postgres', 'postgres']);
           expect(await keysOf(gateways[0]!)).to.deep.equal([{ name: given ? 'bootstrap' : 'generated', type: 'organisation-owner' }]);
         } finally {
           await Promise.all(gateways.map((g) => g.close()));

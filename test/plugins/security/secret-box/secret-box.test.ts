@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Tokens, type Logger } from '../../../../core/index.js';
+import { Services, type Logger } from '../../../../core/index.js';
 import { createGateway } from '../../../../host/index.js';
 import SecretBoxPlugin, { type SecretBox } from '../../../../plugins/security/secret-box/index.js';
 import { loadOrCreateKeyFile, parseKey } from '../../../../plugins/security/secret-box/key.js';
@@ -122,11 +122,11 @@ describe('security.secret-box', () => {
       env: { GW_DATA_DIR: dir, GW_LOG_LEVEL: 'silent', ...env },
     });
 
-    it('registers the box under Tokens.SecretBox, keyed by GW_SECRET_KEY when set (no key file)', async () => {
+    it('registers the box as Services.SecretBox, keyed by GW_SECRET_KEY when set (no key file)', async () => {
       const key = randomBytes(32);
       const gateway = await boot({ GW_SECRET_KEY: key.toString('hex') });
       try {
-        const registered = gateway.runtime.container.resolve<SecretBox>(Tokens.SecretBox);
+        const registered = gateway.runtime.services.get(Services.SecretBox);
         const sealed = registered.encrypt('sk-provider', 'ctx');
         expect(new AesGcmSecretBox(key).decrypt(sealed, 'ctx')).to.equal('sk-provider');
         expect(await stat(join(dir, 'secret.key')).then(() => true, () => false)).to.equal(false);
@@ -137,12 +137,12 @@ describe('security.secret-box', () => {
 
     it('otherwise generates <dataDir>/secret.key and keeps using it across restarts', async () => {
       const first = await boot({});
-      const sealed = first.runtime.container.resolve<SecretBox>(Tokens.SecretBox).encrypt('kept');
+      const sealed = first.runtime.services.get(Services.SecretBox).encrypt('kept');
       await first.close();
       expect((await stat(join(dir, 'secret.key'))).mode & 0o777).to.equal(0o600);
       const second = await boot({});
       try {
-        expect(second.runtime.container.resolve<SecretBox>(Tokens.SecretBox).decrypt(sealed)).to.equal('kept');
+        expect(second.runtime.services.get(Services.SecretBox).decrypt(sealed)).to.equal('kept');
         const stored = parseKey(await readFile(join(dir, 'secret.key'), 'utf8'), 'file');
         expect(new AesGcmSecretBox(stored).decrypt(sealed)).to.equal('kept');
       } finally {
