@@ -15,27 +15,28 @@ export function requestKey<T>(name: string): RequestKey<T> {
 }
 
 export class RequestValues {
-  readonly #map = new Map<RequestKey<unknown>, unknown>();
+  /** Made by the first `set`: most requests of a lean gateway keep nothing. */
+  #map: Map<RequestKey<unknown>, unknown> | undefined;
 
   get<T>(key: RequestKey<T>): T | undefined {
-    return this.#map.get(key) as T | undefined;
+    return this.#map?.get(key) as T | undefined;
   }
 
   set<T>(key: RequestKey<T>, value: T): this {
-    this.#map.set(key, value);
+    (this.#map ??= new Map()).set(key, value);
     return this;
   }
 
   has(key: RequestKey<unknown>): boolean {
-    return this.#map.has(key);
+    return this.#map?.has(key) ?? false;
   }
 
   delete(key: RequestKey<unknown>): boolean {
-    return this.#map.delete(key);
+    return this.#map?.delete(key) ?? false;
   }
 
   /** Copies every value of `other` here (a request the gateway sends itself inherits its seed). */
   copyFrom(other: RequestValues): void {
-    for (const [key, value] of other.#map) this.#map.set(key, value);
+    if (other.#map) for (const [key, value] of other.#map) this.set(key, value);
   }
 }

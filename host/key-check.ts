@@ -27,7 +27,7 @@ export function requireKeyCheck(runtime: Runtime, allowUnauthenticated: boolean,
   }
   throw new PluginLoadError(
     `this gateway serves protected routes (${examples}${open.length > 3 ? ', ...' : ''}) without a key check: ` +
-    `load ${KEY_CHECK_PLUGIN} (or another plugin that provides the "${Services.Auth}" service), ` +
+    `load ${KEY_CHECK_PLUGIN} (or another plugin that provides the "${Services.Auth.name}" service), ` +
     'or set "allowUnauthenticated": true in the gateway file to serve everyone without a key',
   );
 }

@@ -39,7 +39,8 @@ describe('npm start -- --describe', function () {
     expect(run.stdout).to.match(/^ {4}POST {3}\/v1\/chat\/completions$/m);
     expect(run.stdout).to.match(/^ {4}GET {4}\/v1\/gateway\/plugins$/m);
     expect(run.stdout).to.match(/^ {2}store\.sqlite {2}provides records$/m);
-    expect(run.stdout).to.match(/^ {2}auth\.api-key {2}provides auth; requires records$/m);
+    // auth.api-key declares the key store it provides too (the loader checks that every provided service is declared).
+    expect(run.stdout).to.match(/^ {2}auth\.api-key {2}provides auth, key-store; requires records$/m);
   });
 
   it('--describe=json prints one JSON document on stdout, the same hooks in lifecycle order', async () => {

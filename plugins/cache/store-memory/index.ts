@@ -1,6 +1,6 @@
 /**
  * cache.store-memory: response-cache entries in process memory (one instance), registered as
- * Services.Cache. A Redis store plugin loaded after it takes over the token.
+ * Services.Cache. A Redis store plugin loaded after it takes over the service.
  */
 import { Services, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { MemoryCacheStore } from './memory-store.js';

@@ -6,7 +6,7 @@
  * secret box.
  */
 import {
-  Services, DEFAULT_JSON_MAX_DEPTH, workLeasesIn, MAX_TIMER_MS, systemClock, Type,
+  Services, DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, systemClock, Type,
   type Clock, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../../core/index.js';
 import { BatchManager } from './manager.js';
@@ -86,7 +86,7 @@ export default class BatchesPlugin implements Plugin<Options> {
       leaseTtlMs: options.leaseTtlMs,
       heartbeatMs: options.leaseHeartbeatMs,
       scanIntervalMs: options.leaseScanIntervalMs,
-    }, workLeasesIn(api.container));
+    }, api.services.get(Services.WorkLeases));
     this.#manager = manager;
     const routes = batchRoutes({
       kernel,

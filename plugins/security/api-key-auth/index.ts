@@ -9,7 +9,7 @@
  */
 import {
   Services, MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Type,
-  changesIn, workLeasesIn, type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
+  changesIn, type Clock, type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { ApiKeyStore } from './key-store.js';
 import { RotationScheduler } from './rotation-scheduler.js';
@@ -74,7 +74,7 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
       ctx.principal = principal;
     });
 
-    this.#scheduler = new RotationScheduler(keys, api.options.rotationCheckIntervalMs, api.logger, workLeasesIn(api.container));
+    this.#scheduler = new RotationScheduler(keys, api.options.rotationCheckIntervalMs, api.logger, api.services.get(Services.WorkLeases));
     this.#scheduler.start();
   }
 

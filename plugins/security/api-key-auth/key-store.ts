@@ -2,7 +2,7 @@
  * Gateway API keys: verification (cached, see verdict-cache.ts) and their life cycle: create,
  * update, delete, rotate with a transition window during which the previous secret still works,
  * scheduled rotation, and secrets kept sealed until read once when nobody was there to receive them.
- * Registered as Services.KeyStore; the admin plugins reach it through the container.
+ * Provided as Services.KeyStore; the admin plugins reach it through api.services.
  */
 import {
   isGatewayError, isDateInRange, timeOrderedId,
