@@ -1,6 +1,6 @@
 /**
  * Module hooks for plugin files outside this package (registered by user-modules.ts, run on Node's
- * loader thread): `gw` and `gw/core` resolve to the running gateway's own entries, so a plugin
+ * loader thread): `gw`, `gw/core` and `gw/contracts` resolve to the running gateway's own entries, so a plugin
  * needs no npm install and shares the gateway's classes; `.ts` / `.mts` files are loaded with their
  * types stripped by TypeScript's transpiler, and a syntax error names file:line:column.
  */

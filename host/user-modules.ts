@@ -18,6 +18,7 @@ function hookData(): UserModuleData {
     entries: {
       gw: new URL('./index.js', import.meta.url).href,
       'gw/core': new URL('../core/index.js', import.meta.url).href,
+      'gw/contracts': new URL('./contracts.js', import.meta.url).href,
     },
   };
 }

@@ -50,6 +50,36 @@ export default definePlugin({
 });
 `;
 
+/** Services and per-request values through 'gw' and 'gw/contracts': its own service, a kernel one, an optional family one. */
+const TS_SERVICES_PLUGIN = `
+import { definePlugin, requestKey, serviceKey, Services, JsonPayload } from 'gw';
+import { DirectoryService } from 'gw/contracts';
+
+interface Counter { next(): number }
+const CounterService = serviceKey<Counter>('acme-counter');
+const SeenKey = requestKey<number>('acme.seen');
+
+export default definePlugin({
+  id: 'acme.counter',
+  provides: [CounterService],
+  requires: [Services.Transport],
+  apply(api) {
+    let n = 0;
+    api.services.provide(CounterService, { next: () => ++n });
+    const counter: Counter = api.services.get(CounterService);
+    api.hooks.onRequest.tap(api.id, (ctx) => { ctx.values.set(SeenKey, counter.next()); });
+    api.registries.routes.add({
+      method: 'GET', path: '/acme/count', body: 'none',
+      handler: async (ctx) => ({ status: 200, headers: { 'content-type': 'application/json' }, json: JsonPayload.of({
+        seen: ctx.values.get(SeenKey) ?? null,
+        directory: api.services.find(DirectoryService) !== undefined,
+        transport: api.services.has(Services.Transport),
+      }) }),
+    });
+  },
+});
+`;
+
 const TS_HELPER = `export const shout = (text: string): string => text.toUpperCase() + '!';\n`;
 
 const TS_SYNTAX_ERROR = `import { definePlugin } from 'gw';\nconst limit: number = ;\nexport default definePlugin({ id: 'acme.broken', apply() {} });\n`;
@@ -74,6 +104,7 @@ describe('user plugins from anywhere', () => {
     await writeFile(join(folder, 'hello.mjs'), MJS_PLUGIN);
     await writeFile(join(folder, 'typed.ts'), TS_PLUGIN);
     await writeFile(join(folder, 'shout.ts'), TS_HELPER);
+    await writeFile(join(folder, 'counter.ts'), TS_SERVICES_PLUGIN);
     await writeFile(join(folder, 'broken.ts'), TS_SYNTAX_ERROR);
     await writeFile(join(folder, 'broken.mjs'), MJS_SYNTAX_ERROR);
     await writeFile(join(folder, 'words.mjs'), MISSPELT_OPTION);
@@ -160,6 +191,20 @@ describe('user plugins from anywhere', () => {
         expect(await hello.json()).to.deep.equal({ text: 'hello bob' });
         const typed = await gateway.fetch(new Request('http://gw.test/acme/typed'));
         expect(await typed.json()).to.deep.equal({ text: 'TYPED!', from: 'acme.typed' });
+      } finally {
+        await gateway.close();
+      }
+    });
+
+    it("provides and reads typed services and request values through 'gw' and 'gw/contracts'", async () => {
+      const file = await gatewayFile('services.json', { preset: 'none', allowUnauthenticated: true, plugins: ['./counter.ts'] });
+      const gateway = await createGateway({ configFile: file, env: { GW_DATA_DIR: dataDir, GW_LOG_LEVEL: 'silent' } });
+      try {
+        const first = await gateway.fetch(new Request('http://gw.test/acme/count'));
+        expect(await first.json()).to.deep.equal({ seen: 1, directory: false, transport: true });
+        const second = await gateway.fetch(new Request('http://gw.test/acme/count'));
+        expect(await second.json()).to.deep.include({ seen: 2 });
+        expect(gateway.runtime.describe().plugins.find((p) => p.id === 'acme.counter')).to.deep.include({ provides: ['acme-counter'], requires: ['transport'] });
       } finally {
         await gateway.close();
       }
