@@ -81,6 +81,7 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   await hooks.ready.promise();
   taps.freeze();
   freezeRegistries(registries);
+  services.freeze();
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -6,6 +6,7 @@
  * they declare, so an undeclared provider could be applied after the plugins that need it).
  */
 import type { DependencyContainer } from './di.js';
+import { AlreadyRunningError } from './hook-taps.js';
 import type { ServiceKey } from './service-key.js';
 
 /** What a plugin sees of the services (`api.services`). */
@@ -22,10 +23,12 @@ export interface PluginServices {
 export class ServiceRegistry {
   readonly #values = new Map<ServiceKey<unknown>, unknown>();
   readonly #factories = new Map<ServiceKey<unknown>, () => unknown>();
+  #frozen = false;
 
   constructor(private readonly container: DependencyContainer) {}
 
-  provide<T>(key: ServiceKey<T>, value: T): void {
+  provide<T>(key: ServiceKey<T>, value: T, by?: string): void {
+    if (this.#frozen) throw new AlreadyRunningError(`service "${key.name}" cannot be provided`, by);
     this.#factories.delete(key);
     this.#values.set(key, value);
     this.container.register(key.token, { useValue: value });
@@ -33,6 +36,7 @@ export class ServiceRegistry {
 
   /** A service made on first use (one that needs services plugins provide later). */
   provideLazily<T>(key: ServiceKey<T>, make: () => T): void {
+    if (this.#frozen) throw new AlreadyRunningError(`service "${key.name}" cannot be provided`);
     this.#values.delete(key);
     this.#factories.set(key, make);
     this.container.register(key.token, { useFactory: () => this.find(key) });
@@ -60,6 +64,11 @@ export class ServiceRegistry {
     return value as T;
   }
 
+  /** Once booted: a later `provide` throws, as a late registration or tap does. */
+  freeze(): void {
+    this.#frozen = true;
+  }
+
   /** The names of the services registered so far. */
   names(): Set<string> {
     return new Set([...this.#values.keys(), ...this.#factories.keys()].map((key) => key.name));
@@ -76,7 +85,7 @@ export class ServiceRegistry {
         if (!declared.includes(key)) {
           throw new Error(`${who} provides the service "${key.name}" without declaring it: add it to its manifest "provides"`);
         }
-        this.provide(key, value);
+        this.provide(key, value, pluginId);
       },
     };
   }

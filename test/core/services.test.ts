@@ -117,6 +117,24 @@ describe('typed services', () => {
     expect(kernelSeen).to.equal(true);
   });
 
+  it('refuses a service provided once the gateway runs', async () => {
+    let late: (() => void) | undefined;
+    const lazy = definePlugin({
+      id: 'test.lazy', provides: [GreeterService],
+      apply: (api) => {
+        api.services.provide(GreeterService, { greet: () => 'early' });
+        late = () => api.services.provide(GreeterService, { greet: () => 'late' });
+      },
+    });
+    const gateway = await boot([lazy]);
+    try {
+      expect(late).to.throw('service "test-greeter" cannot be provided (by plugin "test.lazy"): the gateway is already running; register at boot, in apply()');
+      expect(gateway.runtime.services.get(GreeterService).greet('x')).to.equal('early');
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('lets a later provider take over, and registers every value under its key\'s container token', () => {
     const container = createRootContainer();
     const registry = new ServiceRegistry(container);
