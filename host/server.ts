@@ -7,7 +7,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Services, type Logger } from '../core/index.js';
+import { Services } from '../core/index.js';
 import { clientErrorListener } from './client-error.js';
 import { checkConnectionLimits, DEFAULT_CONNECTION_LIMITS, sweepIntervalMs, type ConnectionLimits } from './connection-limits.js';
 import type { Gateway } from './gateway.js';

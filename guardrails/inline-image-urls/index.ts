@@ -1,5 +1,5 @@
 /** guardrail.inline-image-urls: registers `default.inlineImageUrls`. */
-import { Services, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { Services, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { createInlineImageUrlsCheck } from './check.js';
 
 const Options = Type.Object({

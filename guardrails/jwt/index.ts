@@ -1,5 +1,5 @@
 /** guardrail.jwt: registers `default.jwt` (JWT verification against a JWKS URL). */
-import { Services, type Plugin, type PluginApi, type Transport } from '../../core/index.js';
+import { Services, type Plugin, type PluginApi } from '../../core/index.js';
 import { createJwtCheck } from './check.js';
 
 export default class JwtGuardrail implements Plugin {

@@ -1,5 +1,5 @@
 /** guardrail.lasso: registers the vendor check `lasso.classify`. */
-import { Services, type Plugin, type PluginApi, type Transport } from '../../core/index.js';
+import { Services, type Plugin, type PluginApi } from '../../core/index.js';
 import { createLassoCheck } from './check.js';
 
 export default class LassoGuardrail implements Plugin {

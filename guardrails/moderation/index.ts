@@ -1,5 +1,5 @@
 /** guardrail.moderation: registers `default.moderation` (a provider's moderation endpoint). */
-import { Services, type Plugin, type PluginApi, type Transport } from '../../core/index.js';
+import { Services, type Plugin, type PluginApi } from '../../core/index.js';
 import { createModerationCheck } from './check.js';
 
 export default class ModerationGuardrail implements Plugin {

@@ -1,5 +1,5 @@
 /** guardrail.valid-urls: registers `default.validUrls`. */
-import { Services, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { Services, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { createValidUrlsCheck } from './check.js';
 
 const Options = Type.Object({

@@ -1,5 +1,5 @@
 /** guardrail.webhook: registers `default.webhook` (a check decided by an HTTP service). */
-import { Services, type Plugin, type PluginApi, type Transport } from '../../core/index.js';
+import { Services, type Plugin, type PluginApi } from '../../core/index.js';
 import { createWebhookCheck } from './check.js';
 
 export default class WebhookGuardrail implements Plugin {

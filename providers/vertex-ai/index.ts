@@ -2,7 +2,7 @@
  * provider.vertex-ai: Google Vertex AI (the spec's cloudC) — Gemini models, and Claude models on
  * Vertex through the anthropic provider's transforms (hence the dependency).
  */
-import { MAX_TIMER_MS, Services, Type, type Plugin, type PluginApi, type Static, type Transport } from '../../core/index.js';
+import { MAX_TIMER_MS, Services, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { createVertexAdapter } from './adapter.js';
 import { ServiceAccountTokens } from './tokens.js';
 

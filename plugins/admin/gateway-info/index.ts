@@ -3,7 +3,7 @@
  * `npm start -- --describe=json`): each hook with its taps, each registry's entries, each plugin's
  * services. For organisation owners and admins only: it shows the gateway's whole composition.
  */
-import { Errors, isOrganisationAdmin, noStoreJson, principalOf, Services, type GatewayDescription, type Plugin, type PluginApi } from '../../../core/index.js';
+import { Errors, isOrganisationAdmin, noStoreJson, principalOf, Services, type Plugin, type PluginApi } from '../../../core/index.js';
 
 export const GATEWAY_PLUGINS_PATH = '/v1/gateway/plugins';
 

@@ -7,7 +7,7 @@
  * filtered total. Reads integrations through `IntegrationsService`; without that
  * service the list is empty.
  */
-import { Errors, Type, type Plugin, type PluginApi, type Principal, type Static } from '../../../core/index.js';
+import { Errors, Type, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { json, pageOf, paginate } from '../../../core/index.js';
 import { IntegrationsService, type Integrations } from '../integrations/contract.js';
 import { DEFAULT_MODELS } from './defaults.js';

@@ -7,7 +7,7 @@
  */
 import {
   Services, DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, systemClock, Type,
-  type Clock, type FileService, type Kernel, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
+  type Clock, type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { BatchManager } from './manager.js';
 import { ProviderBatches } from './provider.js';

@@ -5,7 +5,7 @@
  * FileService, file-service.ts) under Services.Files for batches and fine-tuning.
  */
 import {
-  Services, Type, type Kernel, type Plugin, type PluginApi, type RecordStore, type Static, type Transport,
+  Services, Type, type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { chooseBlobs } from './blobs.js';
 import { StoredFileService } from './file-service.js';

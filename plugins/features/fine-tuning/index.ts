@@ -13,7 +13,7 @@
  */
 import {
   MAX_TIMER_MS, Errors, JsonPayload, objectBody, Services, Type,
-  type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RequestContext, type Static, type Transport,
+  type GatewayResponse, type Plugin, type PluginApi, type RequestContext, type Static,
 } from '../../../core/index.js';
 import { callProvider, providerTarget } from './provider-call.js';
 import { pageQuery, readPage } from './query.js';

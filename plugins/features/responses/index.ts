@@ -18,7 +18,7 @@
  */
 import { Services, MAX_TIMER_MS, dispatchInference,
   Errors, GatewayError, JsonPayload, nowSeconds, objectBody, SSE_HEADERS, Type,
-  type GatewayResponse, type Kernel, type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static, type Transport,
+  type GatewayResponse, type Plugin, type PluginApi, type RequestContext, type Static,
 } from '../../../core/index.js';
 import { conversationBefore } from './chain.js';
 import { ContextWindows, DEFAULT_CONTEXT_WINDOWS, estimateTokens, itemChars } from './context-window.js';

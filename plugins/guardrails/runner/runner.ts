@@ -14,7 +14,7 @@
  */
 import {
   Errors, GuardrailResultsKey,
-  type Attempt, type GuardrailArrayName, type GuardrailRecord, type HookResult, type Logger, type Outcome,
+  type Attempt, type GuardrailArrayName, type HookResult, type Logger, type Outcome,
 } from '../../../core/index.js';
 import { deniedOutcome, errorOutcome, finalOutcome, hookResultsOf, isAnswer, withHookResults } from './answers.js';
 import { runDetached, runHooks, type PhaseResult } from './execute.js';

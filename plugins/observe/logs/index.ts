@@ -16,7 +16,7 @@
  */
 import {
   PeriodicWork, Services, MAX_TIMER_MS, Stage, StringEnum, Type, WrapStage,
-  type Plugin, type PluginApi, type RecordStore, type RequestContext, type Static,
+  type Plugin, type PluginApi, type RequestContext, type Static,
 } from '../../../core/index.js';
 import { captureOf, keepTail, timeCalls } from './capture.js';
 import { pendingLog } from './entry.js';

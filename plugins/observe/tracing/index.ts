@@ -15,7 +15,7 @@
  */
 import {
   MAX_TIMER_MS, Stage, StringEnum, Services, Type,
-  type Plugin, type PluginApi, type Static, type Transport,
+  type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { OtlpExporter } from './otlp-exporter.js';
 import { SpanKey } from '../trace-ids/contract.js';

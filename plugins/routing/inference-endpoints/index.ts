@@ -2,7 +2,7 @@
  * endpoints.inference: the unified (OpenAI-format) inference routes and rerank (spec §4.4). Each route
  * runs the kernel's inference lifecycle; its body is validated with compiled schemas (bodies/).
  */
-import { Services, type EndpointDef, type Kernel, type Plugin, type PluginApi } from '../../../core/index.js';
+import { Services, type EndpointDef, type Plugin, type PluginApi } from '../../../core/index.js';
 import * as chat from './bodies/chat.js';
 import * as completions from './bodies/completions.js';
 import * as embeddings from './bodies/embeddings.js';

@@ -3,7 +3,7 @@
  * boundary, workspace roles, no granting beyond one's own scopes, owner keys, other organisations.
  */
 import { expect } from 'chai';
-import { Services, type RecordStore } from '../../../../core/index.js';
+import { Services } from '../../../../core/index.js';
 import { hashKey } from '../../../../plugins/security/api-key-auth/key-store.js';
 import { createKey, defaultWorkspaceId, member, startControlPlane, userKey, type Client, type ControlPlane, type Reply } from './helpers.js';
 

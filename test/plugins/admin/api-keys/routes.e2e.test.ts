@@ -1,7 +1,6 @@
 /** /v1/api-keys: create, read, list, update, delete — happy paths and validation errors. */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { RecordStore } from '../../../../core/index.js';
 import { Services } from '../../../../core/index.js';
 import { TEST_API_KEY } from '../../../helpers/gateway.js';
 import { createKey, DAY, defaultWorkspaceId, member, MINUTE, startControlPlane, type ControlPlane } from './helpers.js';

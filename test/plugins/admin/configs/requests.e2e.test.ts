@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
 import sinon from 'sinon';
-import { Services, type RecordStore } from '../../../../core/index.js';
+import { Services } from '../../../../core/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { CHAT_BODY, postJson, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import { as, call, chatHeaders, lastKey, openaiIntegration, startAdminGateway } from '../integrations/harness.js';

@@ -1,6 +1,6 @@
 /** How the cache plugins compose: dependencies, the store token, and Redis taking over when configured. */
 import { expect } from 'chai';
-import { Services, type CacheStore, type StateStore } from '../../../../core/index.js';
+import { Services } from '../../../../core/index.js';
 import { createGateway, type Gateway } from '../../../../host/index.js';
 import CachePlugin from '../../../../plugins/cache/core/index.js';
 import SimpleCachePlugin from '../../../../plugins/cache/simple/index.js';

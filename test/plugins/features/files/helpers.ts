@@ -5,7 +5,7 @@ import SecretBoxPlugin from '../../../../plugins/security/secret-box/index.js';
 import FilesPlugin from '../../../../plugins/features/files/index.js';
 import BatchesPlugin from '../../../../plugins/features/batches/index.js';
 import { jsonReply, startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../../../helpers/gateway.js';
-import { Services, type PluginEntry, type RecordStore } from '../../../../host/index.js';
+import { Services, type PluginEntry } from '../../../../host/index.js';
 import { onPostgres } from '../../../helpers/pg-schema.js';
 import { withRecords } from '../../../helpers/records.js';
 import { hashKey } from '../../../../plugins/security/api-key-auth/key-store.js';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { Services, type RecordStore } from '../../../../core/index.js';
+import { Services } from '../../../../core/index.js';
 import ResponsesPlugin from '../../../../plugins/features/responses/index.js';
 import { configHeaders, postJson, startGateway, TEST_API_KEY, type JsonReply, type TestGateway } from '../../../helpers/gateway.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';

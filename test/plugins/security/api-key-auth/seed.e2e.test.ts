@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGateway, createLogger, Services, type Gateway, type RecordStore } from '../../../../host/index.js';
+import { createGateway, createLogger, Services, type Gateway } from '../../../../host/index.js';
 import { spawnMain } from '../../../helpers/main-process.js';
 import { freshSchema, testDatabaseUrl } from '../../../helpers/pg-schema.js';
 

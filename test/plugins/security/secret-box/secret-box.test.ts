@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Services, type Logger } from '../../../../core/index.js';
 import { createGateway } from '../../../../host/index.js';
-import SecretBoxPlugin, { type SecretBox } from '../../../../plugins/security/secret-box/index.js';
+import SecretBoxPlugin from '../../../../plugins/security/secret-box/index.js';
 import { loadOrCreateKeyFile, parseKey } from '../../../../plugins/security/secret-box/key.js';
 import { AesGcmSecretBox } from '../../../../plugins/security/secret-box/secret-box.js';
 
