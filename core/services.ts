@@ -57,8 +57,3 @@ export const Services = {
   Auth: serviceKey<KeyCheck>('auth'),
 } as const;
 
-/** The services every gateway has before any plugin is applied. */
-export const KERNEL_SERVICES = [
-  Services.Kernel, Services.Settings, Services.Logger, Services.Transport, Services.Registries,
-  Services.Changes, Services.WorkLeases, Services.Description,
-] as const;
