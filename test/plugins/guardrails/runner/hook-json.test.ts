@@ -1,6 +1,7 @@
 /** hook_results written field by field: the same text JSON.stringify gives for the runner's results. */
 import { expect } from 'chai';
-import { hookResultJson, hookResultsJson, type CheckVerdict, type HookResult } from '../../core/index.js';
+import type { CheckVerdict, HookResult } from '../../../../core/index.js';
+import { hookResultJson, hookResultsJson } from '../../../../plugins/guardrails/runner/hook-json.js';
 
 function check(id: string, extra: Partial<CheckVerdict> = {}): CheckVerdict {
   // The runner's field order: id, verdict, data, (error), execution_time, (transformed).
@@ -34,7 +35,7 @@ const results = {
   ],
 };
 
-describe('core: hook results as JSON text', () => {
+describe('guardrails.runner: hook results as JSON text', () => {
   it('writes every time as JSON.stringify does, the kept small ones and the others', () => {
     for (const t of [0, 1, 63, 64, 1000, -0, -1, 2.5]) {
       const r = hook('h', [check('c', { data: { n: 1 }, execution_time: t }), check('d', { verdict: false, execution_time: t })], { execution_time: t });

@@ -4,8 +4,7 @@
  * the checks' `data` goes through it. Fields come in the order the runner builds them, so the text
  * equals JSON.stringify of its results (tested).
  */
-import { KeptText, KeptTimes } from './kept-text.js';
-import type { CheckVerdict, HookResult, HookResults } from './guardrails.js';
+import { KeptText, KeptTimes, type CheckVerdict, type HookResult, type HookResults } from '../../../core/index.js';
 
 /** `{"key":` opening a data object, and `,"key":` for the fields after the first. */
 const firstKey = new KeptText((k) => `{${JSON.stringify(k)}:`);

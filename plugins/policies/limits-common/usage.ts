@@ -10,8 +10,7 @@
  * One stream meter per request, kept in `ctx.locals` under a well-known symbol, so every plugin
  * that meters the same answer shares it.
  */
-import { firstJsonString, lastJsonObject } from './json-scan.js';
-import type { GatewayResponse, RequestContext } from './types.js';
+import { firstJsonString, lastJsonObject, type GatewayResponse, type RequestContext } from '../../../core/index.js';
 
 export interface TokenUsage {
   promptTokens: number;
