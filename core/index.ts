@@ -16,7 +16,6 @@ export {
 export * from './unified.js';
 export { rankedResults, rerankDocumentTexts, type RerankAnswer, type RerankDocument, type RerankResult } from './rerank.js';
 export * from './guardrails.js';
-export { KeptText, KeptTimes } from './kept-text.js';
 export * from './cache.js';
 export * from './di.js';
 export * from './stores.js';

@@ -3,7 +3,10 @@
  * a real boot of the check's plugin (so the registration is tested too), and params validation
  * the way the runner does it (defaults applied, then the compiled TypeBox check).
  */
-import { compile, createLogger, Value, type CheckInput, type CheckResult, type GuardrailCheck, type GuardrailPhase, type Issue, type PluginClass, type RequestContext, type Runtime, type Transport } from '../../core/index.js';
+import {
+  compile, createLogger, Value, type CheckInput, type CheckResult, type GuardrailCheck, type GuardrailPhase,
+  type Issue, type PluginClass, type RequestContext, type Runtime, type Transport,
+} from '../../core/index.js';
 import { boot } from '../../core/boot.js';
 import { UndiciTransport } from '../../core/transport.js';
 

@@ -3,9 +3,11 @@
  * otherwise the answer, with status 246 when a hook failed and `hook_results` added to a JSON body.
  * Answers are never changed in place (a cached answer may be shared): new objects are built.
  */
-import { asBuffer, GatewayError, guardrailDenied, JsonPayload, type GatewayResponse, type HookResult, type HookResults, type Outcome } from '../../../core/index.js';
+import {
+  asBuffer, GatewayError, guardrailDenied, JsonPayload, type GatewayResponse, type HookResult, type HookResults,
+  type Outcome,
+} from '../../../core/index.js';
 import { ByteSlab } from './byte-slab.js';
-import { hookResultsJson } from './hook-json.js';
 
 /** A guardrail status for an answer whose hooks failed without deny. */
 export const HOOKS_FAILED_STATUS = 246;
@@ -62,7 +64,7 @@ export function withHookResults(json: JsonPayload, results: HookResults, changed
 }
 
 function addedText(results: HookResults, empty: boolean): string {
-  return `${empty ? '' : ','}"hook_results":${hookResultsJson(results)}}`;
+  return `${empty ? '' : ','}"hook_results":${JSON.stringify(results)}}`;
 }
 
 const OPEN = 0x7b; // {

@@ -9,7 +9,9 @@
  * before answering, so it applies to the next request. A kind brings only what differs: its
  * bodies, how they become a stored row or changes, and how a record is shown.
  */
-import { Errors, json, listPage, pageOf, type Issue, type Principal, type RequestContext, type Router, type Validator } from '../../../core/index.js';
+import {
+  Errors, json, listPage, pageOf, type Issue, type Principal, type RequestContext, type Router, type Validator,
+} from '../../../core/index.js';
 import { queryEnum, validBody } from './admin-body.js';
 import type { Condition } from './conditions.js';
 import type { PolicyListFilter } from './policy-table.js';

@@ -11,7 +11,10 @@
  * counters live in the StateStore (Tokens.StateStore: process memory, or Redis with GW_REDIS_URL
  * so several instances share one exact limit).
  */
-import { Services, MAX_TIMER_MS, markSkippedCheck, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static } from '../../../core/index.js';
+import {
+  Services, MAX_TIMER_MS, markSkippedCheck, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi,
+  type RecordStore, type StateStore, type Static,
+} from '../../../core/index.js';
 import { SkippedCheckLog } from '../limits-common/check-timeout.js';
 import { PolicyIndex } from '../limits-common/policy-index.js';
 import { Workspaces } from '../limits-common/scope.js';

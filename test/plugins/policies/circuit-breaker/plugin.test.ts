@@ -1,7 +1,10 @@
 /** The plugin's contract with the loader: a state store must be registered; it is resolved at first use. */
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { createLogger, Tokens, type Attempt, type AttemptRunner, type GatewaySettings, type Outcome, type PluginApi, type Target } from '../../../../core/index.js';
+import {
+  createLogger, Tokens, type Attempt, type AttemptRunner, type GatewaySettings, type Outcome, type PluginApi,
+  type Target,
+} from '../../../../core/index.js';
 import { createHooks, tapOnly } from '../../../../core/hooks.js';
 import { createRegistries } from '../../../../core/registries.js';
 import { createRootContainer } from '../../../../core/di.js';
