@@ -8,7 +8,9 @@ export * from './plugin.js';
 export * from './registry.js';
 export type { HealthCheck, Registries } from './registries.js';
 export * from './router.js';
-export { compile, deepFreeze, joinPath, Nullable, StringEnum, Type, Value, type Issue, type Static, type TSchema, type Validator } from './schema.js';
+export {
+  compile, deepFreeze, joinPath, Nullable, StringEnum, Type, Value, type Issue, type Static, type TSchema, type Validator,
+} from './schema.js';
 export type { GatewaySettings } from './settings.js';
 export {
   guardSseStream, parseSse, prefetchFirst, sseData, SSE_HEADERS, StreamCutError, StreamErrorEvent, toSse, type SseEvent,
