@@ -3,7 +3,8 @@
  * The default preset is every built-in, in this order (dependencies are re-ordered by the loader);
  * `minimal` is keyed inference to OpenAI-format providers; `none` loads nothing.
  */
-import type { MissingPluginHints, PluginClass } from '../core/index.js';
+import type { PluginClass } from '../core/index.js';
+import { type MissingPluginHints } from '../core/missing-plugin.js';
 
 type Loader = () => Promise<{ default: PluginClass }>;
 

@@ -4,10 +4,11 @@
  * the way the runner does it (defaults applied, then the compiled TypeBox check).
  */
 import {
-  boot, compile, createLogger, UndiciTransport, Value,
-  type CheckInput, type CheckResult, type GuardrailCheck, type GuardrailPhase, type Issue, type PluginClass,
-  type RequestContext, type Runtime, type Transport,
+  compile, createLogger, Value, type CheckInput, type CheckResult, type GuardrailCheck, type GuardrailPhase,
+  type Issue, type PluginClass, type RequestContext, type Runtime, type Transport,
 } from '../../core/index.js';
+import { boot } from '../../core/boot.js';
+import { UndiciTransport } from '../../core/transport.js';
 
 export interface InputOptions {
   phase?: GuardrailPhase;

@@ -12,15 +12,16 @@
  * so several instances share one exact limit).
  */
 import {
-  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
-  changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
+  Services, MAX_TIMER_MS, markSkippedCheck, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi,
+  type RecordStore, type StateStore, type Static,
 } from '../../../core/index.js';
+import { SkippedCheckLog } from '../limits-common/check-timeout.js';
+import { PolicyIndex } from '../limits-common/policy-index.js';
+import { Workspaces } from '../limits-common/scope.js';
+import { meterStream } from '../limits-common/usage.js';
 import { compilePolicy, HEADERS_KEY, RateLimiter, TOKENS_KEY, type ActiveRateLimit } from './limiter.js';
-import { PolicyIndex } from '../../../core/index.js';
 import { RateLimitPolicyStore, type RateLimitPolicy } from './policy-store.js';
 import { registerRoutes } from './routes.js';
-import { Workspaces } from '../../../core/index.js';
-import { meterStream } from '../../../core/index.js';
 
 const Options = Type.Object({
   /** How often policies are re-read from the store (changes made through other instances); 0: never. */

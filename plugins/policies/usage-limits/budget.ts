@@ -12,10 +12,12 @@
  * recorded (GET /v1/policies/usage-limits/:id/alerts). Raising a policy's credit_limit or
  * alert_threshold starts a new alert epoch, so its alerts can fire again (v1.11.0).
  */
-import {
-  enforceApplicable, Errors, usageOf, wallNow as now, withCheckTimeout,
-  type GatewayResponse, type Logger, type PolicyIndex, type RequestContext, type StateStore, type TokenUsage, type Workspaces,
-} from '../../../core/index.js';
+import { Errors, wallNow as now, type GatewayResponse, type Logger, type RequestContext, type StateStore } from '../../../core/index.js';
+import { enforceApplicable } from '../limits-common/applicable.js';
+import { withCheckTimeout } from '../limits-common/check-timeout.js';
+import type { PolicyIndex } from '../limits-common/policy-index.js';
+import type { Workspaces } from '../limits-common/scope.js';
+import { usageOf, type TokenUsage } from '../limits-common/usage.js';
 import type { AlertKind, StoredUsageLimit, UsageLimitStore } from './policy-store.js';
 import type { PriceTable } from './pricing.js';
 import { periodAt, type Period } from './schedule.js';

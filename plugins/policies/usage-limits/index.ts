@@ -12,16 +12,17 @@
  * Registers `Symbol.for('gw.Pricing')` for the logs.
  */
 import {
-  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Tokens, Type,
-  changesIn, type Plugin, type PluginApi, type RecordStore, type StateStore, type Static,
+  Services, MAX_TIMER_MS, markSkippedCheck, Stage, Tokens, Type, changesIn, type Plugin, type PluginApi,
+  type RecordStore, type StateStore, type Static,
 } from '../../../core/index.js';
+import { SkippedCheckLog } from '../limits-common/check-timeout.js';
+import { PolicyIndex } from '../limits-common/policy-index.js';
+import { Workspaces } from '../limits-common/scope.js';
+import { meterStream } from '../limits-common/usage.js';
 import { Budgets, type IntegrationPricing } from './budget.js';
-import { PolicyIndex } from '../../../core/index.js';
 import { UsageLimitStore, type StoredUsageLimit } from './policy-store.js';
 import { PriceTable, pricingService } from './pricing.js';
 import { registerRoutes } from './routes.js';
-import { Workspaces } from '../../../core/index.js';
-import { meterStream } from '../../../core/index.js';
 import { compileUsageLimit, type ActiveUsageLimit } from './view.js';
 
 const Price = Type.Object({

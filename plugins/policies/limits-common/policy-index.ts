@@ -6,8 +6,7 @@
  * reaches them on the invalidation bus (`follow`), and every `refreshMs` in the background (the
  * bound when no relay carries changes).
  */
-import type { Changes } from '../changes.js';
-import type { RequestContext } from '../types.js';
+import type { Changes, RequestContext } from '../../../core/index.js';
 
 export interface Scoped {
   organisation_id: string;

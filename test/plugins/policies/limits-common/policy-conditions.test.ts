@@ -1,7 +1,7 @@
 /** Conditions and group_by: which requests a policy selects, and how it buckets them. */
 import { expect } from 'chai';
-import type { RequestContext } from '../../core/index.js';
-import { compileMatcher, type Condition } from '../../core/index.js';
+import type { RequestContext } from '../../../../core/index.js';
+import { compileMatcher, type Condition } from '../../../../plugins/policies/limits-common/conditions.js';
 
 function request(o: { keyId?: string; endpoint?: string; metadata?: Record<string, string> }): RequestContext {
   return {

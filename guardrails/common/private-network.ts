@@ -7,12 +7,11 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isPrivateAddress, unbracket } from './addresses.js';
-
-export { classifyAddress, isPrivateAddress, type AddressClass } from './addresses.js';
+import { isPrivateAddress } from '../../core/index.js';
 
 export async function pointsToPrivateNetwork(hostname: string): Promise<boolean> {
-  const host = unbracket(hostname);
+  // URL hostnames keep IPv6 addresses in brackets.
+  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   if (isIP(host)) return isPrivateAddress(host);
   const addresses = await lookup(host, { all: true });
   return addresses.some((a) => isPrivateAddress(a.address));

@@ -11,8 +11,7 @@
  * key) falls into the bucket of the empty value, so omitting metadata never escapes a limit.
  * Policies are compiled once when loaded; matching a request is a few property reads.
  */
-import { Type, type Static } from '../schema.js';
-import type { RequestContext } from '../types.js';
+import { Type, type RequestContext, type Static } from '../../../core/index.js';
 
 const CONDITION_KEY_PATTERN = '^(?:workspace_id|endpoint_type|api_key|metadata\\.[^\\s]{1,128})$';
 const GROUP_KEY_PATTERN = '^(?:workspace_id|api_key|metadata\\.[^\\s]{1,128})$';

@@ -14,10 +14,9 @@
  * (`Symbol.for('gw.Directory')`) when one is registered; without it a workspace id is taken as
  * given and the default workspace is named `default`.
  */
-import { canUseWorkspace, requireScope } from '../authz.js';
-import { Errors } from '../errors.js';
-import type { DependencyContainer } from '../di.js';
-import type { Principal, RequestContext } from '../types.js';
+import {
+  canUseWorkspace, Errors, requireScope, type DependencyContainer, type Principal, type RequestContext,
+} from '../../../core/index.js';
 
 export const DIRECTORY_TOKEN = Symbol.for('gw.Directory');
 export const DEFAULT_WORKSPACE_SLUG = 'default';

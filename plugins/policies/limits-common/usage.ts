@@ -2,7 +2,7 @@
  * Token usage of an answer, for limits that count tokens or cost.
  *   - JSON answers: their `usage` (prompt_tokens/completion_tokens, or input_tokens/output_tokens),
  *     found by scanning the body for the last `"usage"` key and parsing only its object (the
- *     answer itself is not parsed; OpenAI puts usage last; json-scan.ts).
+ *     answer itself is not parsed; OpenAI puts usage last; core/json-scan.ts).
  *   - Streams: read as they pass to the client (no delay, no copy kept): the usage chunk when the
  *     stream carries one (OpenAI sends it with `stream_options: {"include_usage": true}`), else an
  *     estimate of 4 characters per token over the request's message text and the streamed text.
@@ -10,8 +10,7 @@
  * One stream meter per request, kept in `ctx.locals` under a well-known symbol, so every plugin
  * that meters the same answer shares it.
  */
-import { firstJsonString, lastJsonObject } from './json-scan.js';
-import type { GatewayResponse, RequestContext } from './types.js';
+import { firstJsonString, lastJsonObject, type GatewayResponse, type RequestContext } from '../../../core/index.js';
 
 export interface TokenUsage {
   promptTokens: number;

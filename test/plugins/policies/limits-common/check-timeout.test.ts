@@ -1,8 +1,9 @@
-/** core/limit-checks: the time-out of a limit check and the count and warning of skipped ones. */
+/** plugins/policies/limits-common/check-timeout: the time-out of a limit check and the count and warning of skipped ones. */
 import { expect } from 'chai';
-import { CheckTimeoutError, createLogger, SkippedCheckLog, withCheckTimeout } from '../../core/index.js';
+import { createLogger } from '../../../../core/index.js';
+import { CheckTimeoutError, SkippedCheckLog, withCheckTimeout } from '../../../../plugins/policies/limits-common/check-timeout.js';
 
-describe('core: limit checks', () => {
+describe('policies limits-common: limit check time-out', () => {
   it('withCheckTimeout rejects with CheckTimeoutError when the work never settles', async () => {
     const error = await withCheckTimeout(new Promise(() => undefined), 5).then(() => undefined, (e: unknown) => e);
     expect(error).to.be.instanceOf(CheckTimeoutError);

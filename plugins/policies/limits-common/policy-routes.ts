@@ -9,12 +9,10 @@
  * before answering, so it applies to the next request. A kind brings only what differs: its
  * bodies, how they become a stored row or changes, and how a record is shown.
  */
-import { json, listPage, pageOf } from '../admin.js';
-import { queryEnum, validBody } from '../admin-body.js';
-import { Errors } from '../errors.js';
-import type { Router } from '../router.js';
-import type { Issue, Validator } from '../schema.js';
-import type { Principal, RequestContext } from '../types.js';
+import {
+  Errors, json, listPage, pageOf, type Issue, type Principal, type RequestContext, type Router, type Validator,
+} from '../../../core/index.js';
+import { queryEnum, validBody } from './admin-body.js';
 import type { Condition } from './conditions.js';
 import type { PolicyListFilter } from './policy-table.js';
 import { authorise, visibleTo, type Workspaces } from './scope.js';

@@ -2,9 +2,7 @@
  * Small helpers of the admin routes beyond core's (admin.ts: JSON answers, pagination): validated
  * bodies and enumerated query parameters.
  */
-import { Errors } from './errors.js';
-import type { Issue, Validator } from './schema.js';
-import type { RequestContext } from './types.js';
+import { Errors, type Issue, type RequestContext, type Validator } from '../../../core/index.js';
 
 /** The JSON object body, validated by `validator` (400 naming the first offending field otherwise). */
 export function validBody<T>(ctx: RequestContext, validator: Validator<T>, extra?: (body: T) => Issue[]): T {

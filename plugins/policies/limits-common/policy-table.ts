@@ -3,7 +3,7 @@
  * stamps `last_updated_at`, a filtered, paginated list with its total, and all active policies.
  * A plugin's store extends it with its own columns, row mapping and inserts.
  */
-import type { RecordStore } from '../stores.js';
+import type { RecordStore } from '../../../core/index.js';
 
 export interface PolicyListFilter {
   organisationId: string;

@@ -2,7 +2,7 @@
  * The enforcement entry both policy kinds share (rate limits, usage limits): which active policies
  * apply to a request, resolved on the hot path without touching a store while nothing applies.
  */
-import type { RequestContext } from '../types.js';
+import type { RequestContext } from '../../../core/index.js';
 import type { Matcher } from './conditions.js';
 import type { PolicyIndex, Scoped } from './policy-index.js';
 import { organisationOf, type Workspaces } from './scope.js';

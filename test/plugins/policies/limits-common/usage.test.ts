@@ -1,7 +1,7 @@
 /** Token usage of answers: JSON bodies scanned for their usage, streams metered as they pass. */
 import { expect } from 'chai';
-import { JsonPayload, type GatewayResponse, type RequestContext } from '../../core/index.js';
-import { meterStream, usageOf } from '../../core/index.js';
+import { JsonPayload, type GatewayResponse, type RequestContext } from '../../../../core/index.js';
+import { meterStream, usageOf } from '../../../../plugins/policies/limits-common/usage.js';
 
 const ctx = (body: Record<string, unknown> = { model: 'asked-model', messages: [{ role: 'user', content: 'abcdefgh' }] }) =>
   ({ body, locals: new Map() }) as unknown as RequestContext;

@@ -1,8 +1,8 @@
 /** ByteSlab: buffers cut from shared slabs never overlap, and big ones get their own memory. */
 import { expect } from 'chai';
-import { ByteSlab } from '../../core/index.js';
+import { ByteSlab } from '../../../../plugins/guardrails/runner/byte-slab.js';
 
-describe('core: ByteSlab', () => {
+describe('guardrails.runner: ByteSlab', () => {
   it('hands out buffers of the asked size that never share bytes', () => {
     const slab = new ByteSlab(1024);
     const sizes = [1, 7, 8, 100, 255, 3, 64, 200, 13];

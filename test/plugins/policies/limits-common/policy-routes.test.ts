@@ -4,11 +4,12 @@
  * kind's hooks (view, changes, afterUpdate, read).
  */
 import { expect } from 'chai';
-import {
-  compile, ConditionsSchema, Errors, json, registerPolicyRoutes, StringEnum, Type, Workspaces,
-  type Condition, type PluginApi, type PolicyListFilter, type PolicyRecords, type Static,
-} from '../../core/index.js';
-import { startGateway, TEST_API_KEY, type TestGateway } from '../helpers/gateway.js';
+import { compile, Errors, json, StringEnum, Type, type PluginApi, type Static } from '../../../../core/index.js';
+import { ConditionsSchema, type Condition } from '../../../../plugins/policies/limits-common/conditions.js';
+import { registerPolicyRoutes, type PolicyRecords } from '../../../../plugins/policies/limits-common/policy-routes.js';
+import { Workspaces } from '../../../../plugins/policies/limits-common/scope.js';
+import type { PolicyListFilter } from '../../../../plugins/policies/limits-common/policy-table.js';
+import { startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 
 const BASE = '/v1/policies/quotas';
 
@@ -118,7 +119,7 @@ async function call(gw: TestGateway, method: string, path: string, body?: unknow
 
 const QUOTA = { conditions: [{ key: 'endpoint_type', value: 'chatComplete' }], type: 'small', value: 5 };
 
-describe('core: registerPolicyRoutes', () => {
+describe('policies limits-common: registerPolicyRoutes', () => {
   let gw: TestGateway;
 
   before(async () => {
