@@ -47,7 +47,7 @@ export * from './ids.js';
 export * from './text.js';
 export { compilePattern, MAX_PATTERN_SIZE, patternPerParams, type Pattern, type PatternFlags, type PatternMatch } from './patterns.js';
 export * from './net.js';
-export { CidrRange, familyOf, type AddressFamily } from './addresses.js';
+export { CidrRange, classifyAddress, familyOf, unbracket, type AddressFamily } from './addresses.js';
 export { HostRules } from './host-rules.js';
 export { OutboundPolicy, DEFAULT_OUTBOUND_DENY, type OutboundRules } from './outbound-policy.js';
 export * from './provider-errors.js';
