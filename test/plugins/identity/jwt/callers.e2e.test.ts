@@ -4,7 +4,10 @@
  * reaches the provider; with x-gw-api-key, Authorization stays the provider's key. A mock OpenAI
  * provider shows what reaches upstream.
  */
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import IntegrationsPlugin from '../../../../plugins/admin/integrations/index.js';
+import SecretBoxPlugin from '../../../../plugins/security/secret-box/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { call, CHAT_BODY, configHeaders, postJson, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import {
@@ -30,7 +33,7 @@ describe('identity.jwt: JWT callers on the data plane', () => {
   });
   beforeEach(async () => {
     mock.reset();
-    gw = await startJwtGateway();
+    gw = await startJwtGateway({ plugins: [SecretBoxPlugin, IntegrationsPlugin], env: { GW_SECRET_KEY: randomBytes(32).toString('base64') } });
     const put = await putSettings(gw, settingsFor(keys, { claims: { workspace: 'ws' } }));
     expect(put.status, put.text).to.equal(200);
     defaultWorkspace = (await call(gw, 'GET', '/v1/workspaces/default')).json;
@@ -74,6 +77,15 @@ describe('identity.jwt: JWT callers on the data plane', () => {
     expect(mock.requests).to.have.length(1);
     expect(mock.requests[0]!.headers['authorization']).to.equal(undefined);
     expect(JSON.stringify(mock.requests[0]!.headers)).not.to.contain(jwt);
+  });
+
+  it('serves a JWT caller through an integration (x-gw-provider: @slug) with the integration\'s key', async () => {
+    const made = await call(gw, 'POST', '/v1/integrations', { slug: 'mock', provider: 'openai', key: 'sk-from-integration', configurations: { custom_host: `${mock.url}/v1` } });
+    expect(made.status, made.text).to.equal(200);
+    const jwt = await token(rsa, { claims: { ws: 'default' } });
+    const reply = await chatAs(gw, jwt, undefined, { 'x-gw-provider': '@mock' });
+    expect(reply.status, reply.text).to.equal(200);
+    expect(upstreamAuthorization()).to.deep.equal(['Bearer sk-from-integration']);
   });
 
   it('accepts a gateway key as the bearer (no x-gw-api-key), and does not forward it either', async () => {

@@ -89,9 +89,10 @@ export function unsignedToken(claims: Record<string, unknown>): string {
   return `${part({ alg: 'none', typ: 'JWT' })}.${part({ iss: ISSUER, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 300, ...claims })}.`;
 }
 
-export function startJwtGateway(options: { jwt?: Record<string, unknown>; plugins?: PluginEntry[] } = {}): Promise<TestGateway> {
+export function startJwtGateway(options: { jwt?: Record<string, unknown>; plugins?: PluginEntry[]; env?: Record<string, string> } = {}): Promise<TestGateway> {
   return startGateway({
     plugins: [WorkspacesPlugin, { use: JwtIdentityPlugin, options: { jwksCooldownMs: 0, ...options.jwt } }, ...(options.plugins ?? [])],
+    env: options.env,
   });
 }
 
