@@ -7,7 +7,7 @@
  * and limits may group by its claims (`jwt.<claim>`, core/policies/conditions.ts).
  */
 import {
-  BoundedInteger, MAX_TIMER_MS, OutboundPolicy, Services, Stage, Tokens, Type, changesIn,
+  BoundedInteger, Errors, MAX_TIMER_MS, OutboundPolicy, Services, Stage, Tokens, Type, changesIn,
   type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static, type Transport,
 } from '../../../core/index.js';
 import { CallerIdentity } from './caller.js';
@@ -44,8 +44,9 @@ export default class JwtIdentityPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'identity.jwt',
     description: 'Callers named by an identity provider\'s JWT (Authorization: Bearer): /v1/organisation/sso/jwt',
+    // admin.workspaces (people) and auth.api-key (gateway keys as bearers) are looked up per
+    // request, not depended on: a gateway composed without them still boots.
     requires: [Services.Records],
-    dependsOn: ['auth.api-key', 'admin.workspaces'],
     options: Options,
   };
 
@@ -63,9 +64,10 @@ export default class JwtIdentityPlugin implements Plugin<Options> {
       cacheMaxAgeMs: o.jwksCacheMaxAgeMs, cooldownMs: o.jwksCooldownMs, timeoutMs: o.jwksTimeoutMs,
     });
     const verifier = new JwtVerifier(settings, keySets, o.clockToleranceSeconds);
-    const people = new PersonPrincipals(
-      () => api.container.resolve<Directory>(DIRECTORY), o.memberScopes, o.personCacheTtlMs, o.personCacheMaxEntries,
-    );
+    const people = new PersonPrincipals(() => {
+      if (!api.container.isRegistered(DIRECTORY, true)) throw Errors.pluginNotLoaded('JWT callers are people of an organisation: load admin.workspaces');
+      return api.container.resolve<Directory>(DIRECTORY);
+    }, o.memberScopes, o.personCacheTtlMs, o.personCacheMaxEntries);
     const identity = new CallerIdentity(verifier, people, () => (
       api.container.isRegistered(Tokens.KeyStore, true) ? api.container.resolve<KeyStore>(Tokens.KeyStore) : undefined
     ));
