@@ -68,15 +68,18 @@ export class JwtSettingsStore {
   async put(settings: Omit<JwtSettings, 'createdAt' | 'lastUpdatedAt'>, now: string): Promise<JwtSettings> {
     const stored: StoredFields = { audience: settings.audience, jwksUri: settings.jwksUri, algorithms: settings.algorithms, claims: settings.claims };
     const text = JSON.stringify(stored);
-    const { changes } = await this.store.run(
+    const update = () => this.store.run(
       'UPDATE jwt_identity_settings SET issuer = ?, settings = ?, last_updated_at = ? WHERE organisation_id = ?',
       [settings.issuer, text, now, settings.organisationId],
     );
-    if (changes === 0) {
+    if ((await update()).changes === 0) {
       await this.store.run(
         'INSERT INTO jwt_identity_settings (organisation_id, issuer, settings, created_at, last_updated_at) VALUES (?, ?, ?, ?, ?)',
         [settings.organisationId, settings.issuer, text, now, now],
-      );
+      // Another PUT for the organisation inserted first: this one replaces it.
+      ).catch(async (e: unknown) => {
+        if ((await update()).changes === 0) throw e;
+      });
     }
     await this.#changed();
     return this.of(settings.organisationId)!;

@@ -1,6 +1,10 @@
-/** identity.jwt with policy.rate-limits: `group_by: [{key: "jwt.sub"}]` gives each subject its own bucket; `jwt.groups` each set of groups. */
+/**
+ * identity.jwt with policy.rate-limits and policy.usage-limits: `group_by: [{key: "jwt.sub"}]` gives
+ * each subject its own bucket; `jwt.groups` each set of groups; `jwt.<claim>` any claim.
+ */
 import { expect } from 'chai';
 import RateLimitsPlugin from '../../../../plugins/policies/rate-limits/index.js';
+import UsageLimitsPlugin from '../../../../plugins/policies/usage-limits/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { call, type TestGateway } from '../../../helpers/gateway.js';
 import { chatAs, providerConfig, putSettings, settingsFor, signingKey, startJwtGateway, startKeyServer, token, type KeyServer, type SigningKey } from './harness.js';
@@ -21,7 +25,7 @@ describe('identity.jwt: rate limits grouped by JWT claims', () => {
     await keys?.close();
   });
   beforeEach(async () => {
-    gw = await startJwtGateway({ plugins: [RateLimitsPlugin] });
+    gw = await startJwtGateway({ plugins: [RateLimitsPlugin, UsageLimitsPlugin] });
     expect((await putSettings(gw, settingsFor(keys, { claims: { workspace: 'ws' } }))).status).to.equal(200);
   });
   afterEach(async () => {
@@ -59,5 +63,19 @@ describe('identity.jwt: rate limits grouped by JWT claims', () => {
     const t1 = (sub: string) => token(rsa, { claims: { sub, email: `${sub}@example.test`, ws: 'default', tenant: 't1' } });
     expect((await chatAs(gw, await t1('x'), providerConfig(mock))).status).to.equal(200);
     expect((await chatAs(gw, await t1('y'), providerConfig(mock))).status).to.equal(429);
+  });
+
+  it('usage limits too: a token budget per jwt.sub', async () => {
+    const created = await call(gw, 'POST', '/v1/policies/usage-limits', {
+      conditions: [{ key: 'endpoint_type', value: 'chatComplete' }], group_by: [{ key: 'jwt.sub' }], type: 'tokens', credit_limit: 1,
+    });
+    expect(created.status, created.text).to.equal(200);
+    const alice = await token(rsa, { claims: { sub: 'alice', email: 'alice@example.test', ws: 'default' } });
+    const bob = await token(rsa, { claims: { sub: 'bob', email: 'bob@example.test', ws: 'default' } });
+    expect((await chatAs(gw, alice, providerConfig(mock))).status).to.equal(200);
+    // Usage is counted once the answer is out.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await chatAs(gw, alice, providerConfig(mock))).status).to.equal(429);
+    expect((await chatAs(gw, bob, providerConfig(mock))).status).to.equal(200);
   });
 });
