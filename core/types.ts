@@ -48,7 +48,19 @@ export interface Principal {
   /** The user a workspace-user key belongs to. */
   userId?: string;
   scopes: readonly string[];
+  /** Set when the caller was named by an accepted JWT: what limits may group by (`jwt.<claim>`). */
+  jwt?: JwtIdentity;
   [extra: string]: unknown;
+}
+
+/** A caller's verified JWT, as an identity plugin maps it. */
+export interface JwtIdentity {
+  /** The verified claims as the token carried them. */
+  claims: Readonly<Record<string, unknown>>;
+  /** The subject, from the claim the organisation maps to it (`sub` unless configured). */
+  subject: string;
+  /** The groups, from the claim the organisation maps to them (empty when none). */
+  groups: readonly string[];
 }
 
 export interface RouteDef {

@@ -76,6 +76,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'feature.prompts': () => import('../plugins/features/prompts/index.js'),
   'admin.api-keys': () => import('../plugins/admin/api-keys/index.js'),
   'admin.workspaces': () => import('../plugins/admin/workspaces/index.js'),
+  'identity.jwt': () => import('../plugins/identity/jwt/index.js'),
   'admin.integrations': () => import('../plugins/admin/integrations/index.js'),
   'admin.configs': () => import('../plugins/admin/configs/index.js'),
   'admin.guardrails': () => import('../plugins/admin/guardrails/index.js'),

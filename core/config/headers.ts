@@ -15,6 +15,8 @@ import { ConfigFields, type ConfigFieldKind } from './fields.js';
 const REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'x-gw-api-key', 'x-gw-config', 'x-gw-trace-id', 'x-gw-span-id', 'x-gw-parent-span-id', 'x-gw-span-name',
   'x-gw-metadata', 'x-gw-cache-namespace', 'x-gw-cache-force-refresh',
+  // The workspace a person acts in (identity plugins), not a config field.
+  'x-gw-workspace',
 ]);
 
 /** Fields a header may not set: structure belongs in x-gw-config. */

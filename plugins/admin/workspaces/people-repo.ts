@@ -86,6 +86,14 @@ export class PeopleRepo {
     return { total, rows };
   }
 
+  /** Every workspace the user belongs to, with the role there. */
+  memberships(userId: string): Promise<{ workspace_id: string; role: string }[]> {
+    return this.store.all<{ workspace_id: string; role: string }>(
+      'SELECT workspace_id, role FROM workspace_members WHERE user_id = ? ORDER BY created_at, workspace_id',
+      [userId],
+    );
+  }
+
   async addMember(workspaceId: string, userId: string, role: string, now: string): Promise<void> {
     await this.store.run(
       'INSERT INTO workspace_members (workspace_id, user_id, role, created_at, last_updated_at) VALUES (?, ?, ?, ?, ?)',

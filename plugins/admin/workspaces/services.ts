@@ -1,13 +1,16 @@
 /**
  * The read-only services other plugins resolve (with `container.isRegistered(token, true)`):
  *   Symbol.for('gw.OrgSettings') → { get(workspaceId?, organisationId?) }: effective settings, from memory;
- *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName, keysOfUser }.
+ *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName, keysOfUser,
+ *                                    findOrCreatePerson, memberships, joinWorkspace }.
  * `workspace` is answered from memory; the others read the store (admin paths) or cache briefly.
+ * The last three write: identity plugins (JWT callers, SSO, SCIM) create people as they arrive.
  */
-import type { KeyStore } from '../../../core/index.js';
+import { timeOrderedId, type KeyStore } from '../../../core/index.js';
 import type { WorkspaceDirectory } from './directory.js';
 import type { PeopleRepo } from './people-repo.js';
 import type { Settings } from './settings.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export interface WorkspaceRef {
   id: string;
@@ -29,6 +32,12 @@ export interface DirectoryService {
   keyName(keyId: string): Promise<string | undefined>;
   /** Every key a user holds or held (a member's "own keys" in logs and analytics). */
   keysOfUser(userId: string): Promise<readonly string[]>;
+  /** The person of the organisation with this email (compared lower-case); a new one is an organisation `member`. */
+  findOrCreatePerson(organisationId: string, person: { email: string; name?: string }): Promise<{ id: string; email: string; role: string; created: boolean }>;
+  /** The workspaces a user belongs to, with their role in each. */
+  memberships(userId: string): Promise<readonly { workspaceId: string; role: string }[]>;
+  /** Makes the user a member of the workspace with `role` unless they are one already; answers their role there. */
+  joinWorkspace(workspaceId: string, userId: string, role: string): Promise<{ role: string; joined: boolean }>;
 }
 
 const KEY_NAME_TTL_MS = 60_000;
@@ -72,5 +81,36 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
       return name;
     },
     keysOfUser: (userId) => keys.idsOfUser(userId),
+    async findOrCreatePerson(organisationId, person) {
+      const email = person.email.toLowerCase();
+      const known = await people.userByEmail(organisationId, email);
+      if (known) return { id: known.id, email: known.email, role: known.role, created: false };
+      const now = new Date().toISOString();
+      const row = { id: timeOrderedId(), organisation_id: organisationId, email, name: person.name ?? null, role: 'member', created_at: now, last_updated_at: now };
+      try {
+        await people.insertUser(row);
+      } catch (e) {
+        // Two first requests of one person at once: the other one created them.
+        const raced = isUniqueViolation(e) ? await people.userByEmail(organisationId, email) : undefined;
+        if (!raced) throw e;
+        return { id: raced.id, email: raced.email, role: raced.role, created: false };
+      }
+      return { id: row.id, email, role: row.role, created: true };
+    },
+    async memberships(userId) {
+      return (await people.memberships(userId)).map((m) => ({ workspaceId: m.workspace_id, role: m.role }));
+    },
+    async joinWorkspace(workspaceId, userId, role) {
+      const known = await people.member(workspaceId, userId);
+      if (known) return { role: known.role, joined: false };
+      try {
+        await people.addMember(workspaceId, userId, role, new Date().toISOString());
+      } catch (e) {
+        const raced = isUniqueViolation(e) ? await people.member(workspaceId, userId) : undefined;
+        if (!raced) throw e;
+        return { role: raced.role, joined: false };
+      }
+      return { role, joined: true };
+    },
   };
 }

@@ -4,7 +4,10 @@
  *
  *   condition keys  workspace_id, endpoint_type (the kernel's endpoint id: chatComplete, complete,
  *                   embed, moderate, rerank ...), api_key (the key id), metadata.<key> (x-gw-metadata)
- *   group_by keys   api_key, workspace_id, metadata.<key>
+ *   group_by keys   api_key, workspace_id, metadata.<key>, jwt.<claim> (callers named by a JWT:
+ *                   `jwt.sub` and `jwt.groups` are the subject and groups as the organisation maps
+ *                   them, any other name the claim itself; a list is its values sorted and joined
+ *                   with ","; callers without a JWT fall into the empty bucket)
  *
  * A condition's `value` is a string or a list (any of them matches); `"*"` matches any present value;
  * `excludes` (string or list) refuses values. A request without a group_by value (no such metadata
@@ -14,7 +17,7 @@
 import { Type, type RequestContext, type Static } from '../../../core/index.js';
 
 const CONDITION_KEY_PATTERN = '^(?:workspace_id|endpoint_type|api_key|metadata\\.[^\\s]{1,128})$';
-const GROUP_KEY_PATTERN = '^(?:workspace_id|api_key|metadata\\.[^\\s]{1,128})$';
+const GROUP_KEY_PATTERN = '^(?:workspace_id|api_key|metadata\\.[^\\s]{1,128}|jwt\\.[^\\s]{1,128})$';
 
 const Value = Type.String({ minLength: 1, maxLength: 512 });
 const Values = Type.Union([Value, Type.Array(Value, { minItems: 1, maxItems: 100 })], {
@@ -28,7 +31,7 @@ export const ConditionSchema = Type.Object({
 }, { additionalProperties: false });
 
 export const GroupBySchema = Type.Object({
-  key: Type.String({ pattern: GROUP_KEY_PATTERN, errorMessage: 'must be api_key, workspace_id or metadata.<key>' }),
+  key: Type.String({ pattern: GROUP_KEY_PATTERN, errorMessage: 'must be api_key, workspace_id, metadata.<key> or jwt.<claim>' }),
 }, { additionalProperties: false });
 
 export const ConditionsSchema = Type.Array(ConditionSchema, { minItems: 1, maxItems: 20 });
@@ -49,8 +52,24 @@ const FACTS: Readonly<Record<string, Fact>> = {
 function factOf(key: string): Fact {
   const known = FACTS[key];
   if (known) return known;
+  if (key.startsWith('jwt.')) return jwtFact(key.slice('jwt.'.length));
   const name = key.slice('metadata.'.length);
   return (ctx) => ctx.metadata[name];
+}
+
+/** A claim of the caller's JWT as one bucket value; `sub` and `groups` as the organisation maps them. */
+function jwtFact(name: string): Fact {
+  if (name === 'sub') return (ctx) => ctx.principal?.jwt?.subject;
+  if (name === 'groups') return (ctx) => bucketValue(ctx.principal?.jwt?.groups);
+  return (ctx) => bucketValue(ctx.principal?.jwt?.claims[name]);
+}
+
+/** Lists sorted (the same groups in any order are one bucket); objects as JSON. */
+function bucketValue(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).sort().join(',');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 const asSet = (v: string | string[] | undefined) => (v === undefined ? undefined : new Set(typeof v === 'string' ? [v] : v));

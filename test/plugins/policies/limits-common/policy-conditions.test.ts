@@ -14,6 +14,21 @@ function request(o: { keyId?: string; endpoint?: string; metadata?: Record<strin
 const matches = (conditions: Condition[], ctx: RequestContext, ws = 'ws-1') => compileMatcher(conditions, [{ key: 'api_key' }]).matches(ctx, ws);
 
 describe('policy.rate-limits: conditions and group_by', () => {
+  it('buckets by a JWT caller\'s claims: jwt.sub and jwt.groups as mapped, any other claim as given', () => {
+    const jwt = { subject: 'alice', groups: ['ops', 'eng'], claims: { sub: 'raw-sub', tenant: 't1', level: 3, roles: ['b', 'a'], ext: { x: 1 } } };
+    const ctx = { principal: { keyId: 'jwt:alice', type: 'workspace-user', scopes: [], jwt }, metadata: {} } as unknown as RequestContext;
+    const group = (key: string) => compileMatcher([{ key: 'api_key', value: '*' }], [{ key }]).group(ctx, 'ws');
+    expect(group('jwt.sub')).to.equal('alice');
+    expect(group('jwt.groups')).to.equal(encodeURIComponent('eng,ops'));
+    expect(group('jwt.tenant')).to.equal('t1');
+    expect(group('jwt.level')).to.equal('3');
+    expect(group('jwt.roles')).to.equal(encodeURIComponent('a,b'));
+    expect(group('jwt.ext')).to.equal(encodeURIComponent('{"x":1}'));
+    expect(group('jwt.missing')).to.equal('');
+    // A caller without a JWT counts in the empty bucket.
+    expect(compileMatcher([{ key: 'api_key', value: '*' }], [{ key: 'jwt.sub' }]).group(request({ keyId: 'k1' }), 'ws')).to.equal('');
+  });
+
   it('matches every condition key: workspace_id, endpoint_type, api_key, metadata.<key>', () => {
     const ctx = request({ keyId: 'k1', endpoint: 'chatComplete', metadata: { team: 'red' } });
     expect(matches([{ key: 'workspace_id', value: 'ws-1' }], ctx)).to.equal(true);
