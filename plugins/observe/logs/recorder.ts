@@ -12,9 +12,13 @@ import { DropOldestQueue } from './queue.js';
 import type { LogStore } from './store.js';
 import type { Usage } from './usage.js';
 
-/** `Symbol.for('gw.Pricing')`: the usage-limits plugin's price table, when loaded. */
+/**
+ * `Symbol.for('gw.Pricing')`: the usage-limits plugin's price table, when loaded. Given the
+ * integration that served the request (id or `@slug`), it applies that integration's
+ * `pricing_adjustments.multiplier`, as usage limits do.
+ */
 export interface PricingService {
-  cost(provider: string, model: string, usage: Usage): number | null | undefined;
+  cost(provider: string, model: string, usage: Usage, integration?: string | null, organisationId?: string | null): number | null | undefined;
 }
 
 /** What listeners (metrics) learn of each recorded request, once its batch is built. */
@@ -163,7 +167,7 @@ function costOf(pricing: PricingService | undefined, e: PendingLog): number | nu
   if (e.cacheStatus === 'HIT' || e.cacheStatus === 'SEMANTIC HIT') return 0;
   if (!pricing || !e.usage || !e.provider || !e.model) return null;
   try {
-    const cost = pricing.cost(e.provider, e.model, e.usage);
+    const cost = pricing.cost(e.provider, e.model, e.usage, e.integration, e.organisationId);
     return typeof cost === 'number' && Number.isFinite(cost) ? cost : null;
   } catch {
     return null;

@@ -19,7 +19,7 @@ import type { PolicyIndex } from '../limits-common/policy-index.js';
 import type { Workspaces } from '../limits-common/scope.js';
 import { usageOf, type TokenUsage } from '../limits-common/usage.js';
 import type { AlertKind, StoredUsageLimit, UsageLimitStore } from './policy-store.js';
-import type { PriceTable } from './pricing.js';
+import { multipliersOf, type IntegrationPricing, type PriceTable } from './pricing.js';
 import { periodAt, type Period } from './schedule.js';
 import { unitOf, type ActiveUsageLimit } from './view.js';
 
@@ -29,11 +29,7 @@ export const CUMULATIVE_RETRY_AFTER_SECONDS = 3600;
 const GRACE_MS = 60_000;
 const PENDING_KEY = Symbol('policy.usage-limits.pending');
 
-/** The part of the integrations service (`Symbol.for('gw.Integrations')`) used here. */
-export interface IntegrationPricing {
-  pricingMultiplier(slug: string, tokenClass: string, organisationId?: string): number;
-  forTarget?(target: { readonly virtual_key?: unknown }): { id: string; slug: string } | undefined;
-}
+export type { IntegrationPricing } from './pricing.js';
 
 interface Pending {
   active: ActiveUsageLimit;
@@ -135,16 +131,10 @@ export class Budgets {
 
   /** USD of an answer: list price, scaled by the serving integration's multipliers. */
   costOf(ctx: RequestContext, usage: TokenUsage): number {
-    let input = 1;
-    let output = 1;
     const integrations = this.deps.integrations();
     const slug = integrations && integrationOf(ctx, integrations);
-    if (integrations && slug) {
-      const organisationId = ctx.principal?.organisationId;
-      input = multiplier(integrations.pricingMultiplier(slug, 'input', organisationId));
-      output = multiplier(integrations.pricingMultiplier(slug, 'output', organisationId));
-    }
-    return this.deps.prices.cost(usage.model, usage.promptTokens, usage.completionTokens, input, output) ?? 0;
+    const m = multipliersOf(integrations, slug, ctx.principal?.organisationId);
+    return this.deps.prices.cost(usage.model, usage.promptTokens, usage.completionTokens, m.input, m.output) ?? 0;
   }
 
   async #add(p: Pending, amount: number): Promise<void> {
@@ -170,10 +160,6 @@ export class Budgets {
       period_start: p.period.start === null ? null : new Date(p.period.start).toISOString(),
     });
   }
-}
-
-function multiplier(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 1;
 }
 
 /** The integration that served the request: the routed target's, else the `@slug` or virtual key the client named. */

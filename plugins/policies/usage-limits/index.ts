@@ -70,14 +70,19 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
     index.follow(changesIn(api.container), 'policies.usage-limits', onReloadError);
     index.startRefresh(api.options.refreshIntervalMs, onReloadError);
 
+    let integrations: IntegrationPricing | null | undefined;
+    // Resolved at first use: admin.integrations may be applied after this plugin, or not at all.
+    const integrationPricing = () => {
+      integrations ??= api.container.isRegistered(INTEGRATIONS_TOKEN, true) ? api.container.resolve<IntegrationPricing>(INTEGRATIONS_TOKEN) : null;
+      return integrations ?? undefined;
+    };
     const prices = new PriceTable(api.options.prices);
-    api.container.register(PRICING_TOKEN, { useValue: pricingService(prices) });
+    api.container.register(PRICING_TOKEN, { useValue: pricingService(prices, integrationPricing) });
 
     const workspaces = new Workspaces(api.container);
     let state: StateStore | undefined;
     // Resolved at first use, so a store registered later (Redis over memory) wins.
     const store = () => (state ??= api.container.resolve<StateStore>(Tokens.StateStore));
-    let integrations: IntegrationPricing | null | undefined;
     let warnedAt = -Infinity;
     const skipped = new SkippedCheckLog(api.logger, 'usage-limit check skipped: its counters failed or did not answer in time, requests pass unchecked meanwhile', WARNING_INTERVAL_MS);
     const budgets = new Budgets({
@@ -86,10 +91,7 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
       workspaces,
       records,
       prices,
-      integrations: () => {
-        integrations ??= api.container.isRegistered(INTEGRATIONS_TOKEN, true) ? api.container.resolve<IntegrationPricing>(INTEGRATIONS_TOKEN) : null;
-        return integrations ?? undefined;
-      },
+      integrations: integrationPricing,
       failOpen: api.options.failOpen,
       checkTimeoutMs: api.options.checkTimeoutMs,
       onCheckSkipped: (ctx, error) => {

@@ -6,9 +6,10 @@
  * `anthropic.` / `us.anthropic.` ...) are dropped, so dated versions (`gpt-4o-2024-08-06`) price
  * as their family. Unknown models cost 0 for usage limits (and `null`, "unknown", for logs).
  * Cached-token discounts are not applied. An integration's `pricing_adjustments.multiplier`
- * (per token class `input` / `output`) scales the price.
+ * (per token class `input` / `output`) scales the price, for usage limits and request logs alike.
  *
- * Registered as `Symbol.for('gw.Pricing')` → `cost(provider, model, usage)` for the request logs.
+ * Registered as `Symbol.for('gw.Pricing')` → `cost(provider, model, usage, integration?, organisationId?)`
+ * for the request logs (and, through them, analytics and metrics).
  */
 export interface Price {
   /** USD per 1M prompt tokens. */
@@ -102,12 +103,45 @@ export class PriceTable {
   }
 }
 
-/** The `Symbol.for('gw.Pricing')` service: list price of an answer (no integration multiplier). */
-export function pricingService(table: PriceTable) {
+/** The part of the integrations service (`Symbol.for('gw.Integrations')`) used for prices. */
+export interface IntegrationPricing {
+  pricingMultiplier(slug: string, tokenClass: string, organisationId?: string): number;
+  forTarget?(target: { readonly virtual_key?: unknown }): { id: string; slug: string } | undefined;
+}
+
+export interface Multipliers {
+  input: number;
+  output: number;
+}
+
+const NO_MULTIPLIERS: Multipliers = Object.freeze({ input: 1, output: 1 });
+
+/** An integration's (id, slug or `@slug`) price multipliers; 1 when unknown or not a usable number. */
+export function multipliersOf(integrations: IntegrationPricing | undefined, ref: string | null | undefined, organisationId?: string): Multipliers {
+  if (!integrations || !ref) return NO_MULTIPLIERS;
+  return {
+    input: multiplier(integrations.pricingMultiplier(ref, 'input', organisationId)),
+    output: multiplier(integrations.pricingMultiplier(ref, 'output', organisationId)),
+  };
+}
+
+function multiplier(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 1;
+}
+
+/**
+ * The `Symbol.for('gw.Pricing')` service: the cost of an answer, scaled by the multipliers of the
+ * integration that served it (`integration`: its id, slug or `@slug`, as the request log keeps it).
+ */
+export function pricingService(table: PriceTable, integrations: () => IntegrationPricing | undefined) {
   return Object.freeze({
-    cost(_provider: string | null | undefined, model: string | null | undefined, usage: TokenCounts | null | undefined): number | null {
+    cost(
+      _provider: string | null | undefined, model: string | null | undefined, usage: TokenCounts | null | undefined,
+      integration?: string | null, organisationId?: string | null,
+    ): number | null {
       if (!usage) return null;
-      return table.cost(model ?? undefined, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0) ?? null;
+      const m = multipliersOf(integrations(), integration, organisationId || undefined);
+      return table.cost(model ?? undefined, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, m.input, m.output) ?? null;
     },
     priceOf: (model: string) => table.priceOf(model),
   });
