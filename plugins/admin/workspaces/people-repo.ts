@@ -77,6 +77,14 @@ export class PeopleRepo {
     );
   }
 
+  /** The workspaces a user belongs to, with their role in each (oldest membership first). */
+  membershipsOf(userId: string): Promise<{ workspace_id: string; role: string }[]> {
+    return this.store.all<{ workspace_id: string; role: string }>(
+      'SELECT workspace_id, role FROM workspace_members WHERE user_id = ? ORDER BY created_at, workspace_id',
+      [userId],
+    );
+  }
+
   async members(workspaceId: string, offset: number, limit: number): Promise<{ total: number; rows: MemberRow[] }> {
     const total = (await this.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = ?', [workspaceId]))?.n ?? 0;
     const rows = await this.store.all<MemberRow>(

@@ -1,13 +1,15 @@
 /**
  * The read-only services other plugins resolve (with `container.isRegistered(token, true)`):
  *   Symbol.for('gw.OrgSettings') → { get(workspaceId?, organisationId?) }: effective settings, from memory;
- *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName, keysOfUser }.
+ *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName, keysOfUser,
+ *                                    membershipsOf, findOrCreatePerson }.
  * `workspace` is answered from memory; the others read the store (admin paths) or cache briefly.
  */
-import type { KeyStore } from '../../../core/index.js';
+import { timeOrderedId, type KeyStore } from '../../../core/index.js';
 import type { WorkspaceDirectory } from './directory.js';
 import type { PeopleRepo } from './people-repo.js';
 import type { Settings } from './settings.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 export interface WorkspaceRef {
   id: string;
@@ -29,6 +31,13 @@ export interface DirectoryService {
   keyName(keyId: string): Promise<string | undefined>;
   /** Every key a user holds or held (a member's "own keys" in logs and analytics). */
   keysOfUser(userId: string): Promise<readonly string[]>;
+  /** The workspaces a user belongs to, with their workspace role in each. */
+  membershipsOf(userId: string): Promise<readonly { workspaceId: string; role: string }[]>;
+  /**
+   * The organisation's person with this email (compared lower-case), created as an organisation
+   * `member` when there is none (people arriving by SSO, SCIM or a JWT).
+   */
+  findOrCreatePerson(organisationId: string, person: { email: string; name?: string }): Promise<{ id: string; email: string; role: string; created: boolean }>;
 }
 
 const KEY_NAME_TTL_MS = 60_000;
@@ -72,5 +81,24 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
       return name;
     },
     keysOfUser: (userId) => keys.idsOfUser(userId),
+    async membershipsOf(userId) {
+      return (await people.membershipsOf(userId)).map((m) => ({ workspaceId: m.workspace_id, role: m.role }));
+    },
+    async findOrCreatePerson(organisationId, person) {
+      const email = person.email.toLowerCase();
+      const known = await people.userByEmail(organisationId, email);
+      if (known) return { id: known.id, email: known.email, role: known.role, created: false };
+      const now = new Date().toISOString();
+      const row = { id: timeOrderedId(), organisation_id: organisationId, email, name: person.name ?? null, role: 'member', created_at: now, last_updated_at: now };
+      try {
+        await people.insertUser(row);
+      } catch (e) {
+        // Two first sign-ins at once: the other one made the person.
+        const raced = isUniqueViolation(e) ? await people.userByEmail(organisationId, email) : undefined;
+        if (!raced) throw e;
+        return { id: raced.id, email: raced.email, role: raced.role, created: false };
+      }
+      return { id: row.id, email, role: row.role, created: true };
+    },
   };
 }
