@@ -7,7 +7,7 @@
  *   membersViewAllData true, managersViewAllData true (v1.11)
  *   managersWriteWsIntegrations true, managersWriteWsMcpIntegrations true, managersWriteMcpServers true (v1.14)
  *   organisationAdminsViewLogs true, organisationAdminsViewLogMetadata true (v1.15)
- *   session_settings                  null    { max_session_ttl: seconds ≥ 900 }: older SSO sessions are refused (v1.13, organisation only)
+ *   session_settings                  null    { max_session_ttl: seconds ≥ 900, or null }: older SSO sessions are refused (v1.13, organisation only)
  * The routes each flag governs enforce it, reading the effective values through the OrgSettings service.
  */
 import { BoundedInteger, compile, MAX_TTL_SECONDS, Nullable, StringEnum, Type } from '../../../core/index.js';
@@ -52,9 +52,10 @@ export const organisationSettingsBody = compile(Type.Object({
   user_api_key_rotation_period: Type.Optional(Type.Union([StringEnum(['weekly', 'monthly']), Type.Null()], {
     errorMessage: 'must be "weekly", "monthly" or null',
   })),
-  session_settings: Type.Optional(Nullable(Type.Object({
+  // An object (not nullable: the message then names the inner field); `max_session_ttl: null` lifts the limit.
+  session_settings: Type.Optional(Type.Object({
     max_session_ttl: Type.Optional(Nullable(BoundedInteger(MIN_SESSION_TTL_SECONDS, MAX_TTL_SECONDS, 'seconds: at least 15 minutes'))),
-  }, { additionalProperties: false }))),
+  }, { additionalProperties: false })),
 }, { additionalProperties: false }));
 
 /** `PUT /v1/workspaces/:id/settings`: overrides; `null` removes one. */
