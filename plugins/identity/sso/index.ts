@@ -6,11 +6,13 @@
  *   login-routes.ts     /v1/sso/login, /v1/sso/callback, /v1/sso/logout
  *   session-auth.ts     the session cookie → the person's principal (person-principal.ts)
  * Logins in flight and sessions live in the record store, so any instance of a fleet finishes a
- * login or honours (and ends) a session. People come from admin.workspaces' Directory service.
+ * login or honours (and ends) a session. People come from admin.workspaces' Directory service,
+ * looked up on use: a gateway composed without admin.workspaces boots, and answers SSO requests
+ * with 500 plugin_not_loaded naming it.
  */
 import {
-  Services, Stage, systemClock, Tokens, Type,
-  type Clock, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
+  Errors, Services, Stage, systemClock, Tokens, Type,
+  type Clock, type DependencyContainer, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
 } from '../../../core/index.js';
 import { DIRECTORY, ORG_SETTINGS } from '../../admin/workspaces/ports.js';
 import type { DirectoryService, OrgSettingsService } from '../../admin/workspaces/services.js';
@@ -49,7 +51,7 @@ export default class SsoPlugin implements Plugin<Options> {
     id: 'identity.sso',
     description: 'Single sign-on with OpenID Connect: organisation providers and email domains, /v1/sso login, sessions',
     requires: [Services.Records],
-    dependsOn: ['auth.api-key', 'security.secret-box', 'admin.workspaces'],
+    dependsOn: ['auth.api-key', 'security.secret-box'],
     options: Options,
   };
 
@@ -63,8 +65,8 @@ export default class SsoPlugin implements Plugin<Options> {
     const repo = new SsoRepo(store);
     const sessions = new SessionStore(store, this.clock);
     const clients = new OidcClients([...BASE_SCOPES, ...customScopes(api.settings.env['OIDC_CUSTOM_SCOPES'])], api.options.providerTimeoutMs);
-    const directory = () => api.container.resolve<DirectoryService>(DIRECTORY);
-    const settings = () => api.container.resolve<OrgSettingsService>(ORG_SETTINGS);
+    const directory = () => needed<DirectoryService>(api.container, DIRECTORY);
+    const settings = () => needed<OrgSettingsService>(api.container, ORG_SETTINGS);
 
     api.hooks.onRequest.tapPromise({ name: api.id, stage: Stage.BEFORE_AUTH }, sessionAuth({
       sessions, directory, settings, clock: this.clock, memberScopes: api.options.memberScopes,
@@ -80,6 +82,12 @@ export default class SsoPlugin implements Plugin<Options> {
     ];
     for (const route of routes) api.registries.routes.add(route);
   }
+}
+
+/** A service of admin.workspaces, registered whatever the order the plugins were applied in. */
+function needed<T>(container: DependencyContainer, token: symbol): T {
+  if (!container.isRegistered(token, true)) throw Errors.pluginNotLoaded('single sign-on needs the people of admin.workspaces: load admin.workspaces');
+  return container.resolve<T>(token);
 }
 
 /** `OIDC_CUSTOM_SCOPES=groups,offline_access` → ['groups', 'offline_access'] (comma- or space-separated). */

@@ -178,6 +178,18 @@ describe('identity.sso: sign-in with OpenID Connect', () => {
     expect((await bench.owner.get('/v1/users?email=mallory@elsewhere.test')).json.data).to.deep.equal([]);
   });
 
+  it('a person who cancels at the provider gets a 403 naming its error, and no session', async () => {
+    const browser = bench.browser();
+    let seen = await browser.request(loginUrl('alice@acme.test'));
+    while (seen.headers['location'] && !seen.headers['location'].includes('/interaction/')) seen = await browser.request(new URL(seen.headers['location'], bench.provider.issuer).href);
+    const interaction = new URL(seen.headers['location']!, bench.provider.issuer);
+    const { last } = await browser.signIn(`${interaction.href.replace(/\/$/, '')}/abort`, 'alice');
+    expect(last.status).to.equal(403);
+    expect(JSON.parse(last.body).error).to.include({ code: 'sso_refused' });
+    expect(JSON.parse(last.body).error.message).to.contain('access_denied');
+    expect(browser.cookie('127.0.0.1', 'gw_session')).to.equal(undefined);
+  });
+
   it('signs in an address of a subdomain when its root domain allows subdomains', async () => {
     const { callback } = await bench.signIn('carol');
     expect(callback.status, callback.body).to.equal(200);

@@ -117,6 +117,16 @@ describe('identity.sso settings routes', () => {
     await bench.owner.del('/v1/organisation/sso');
   });
 
+  it('a provider that cannot be reached is a 502 at login', async () => {
+    await bench.owner.put('/v1/organisation/sso', { issuer: 'http://127.0.0.1:1', client_id: 'c' });
+    await bench.owner.post('/v1/organisation/sso/domains', { domain: 'down.test' });
+    const reply = await bench.browser().request(`${bench.gw.url}/v1/sso/login?email=x%40down.test`);
+    expect(reply.status).to.equal(502);
+    expect(JSON.parse(reply.body).error.message).to.contain('identity provider');
+    await bench.owner.del('/v1/organisation/sso/domains/down.test');
+    await bench.owner.del('/v1/organisation/sso');
+  });
+
   it('a configured domain without a provider answers 404 naming it', async () => {
     await bench.owner.post('/v1/organisation/sso/domains', { domain: 'lonely.test' });
     const reply = await bench.browser().request(`${bench.gw.url}/v1/sso/login?email=x%40lonely.test`);
