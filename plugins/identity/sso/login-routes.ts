@@ -7,7 +7,6 @@
  *                                          303 to `return_to` when the login named one, else the session as JSON
  *   POST /v1/sso/logout                    ends the cookie's session and clears the cookie
  */
-import * as client from 'openid-client';
 import {
   Errors, JsonPayload, noStoreJson, type Clock, type GatewayRequest, type GatewayResponse, type RequestContext, type RouteDef, type SecretBox,
 } from '../../../core/index.js';
@@ -61,13 +60,10 @@ export function loginRoutes(deps: LoginRouteDeps): RouteDef[] {
         const config = await clients.configuration(owner.organisation_id, provider).catch((e: unknown) => {
           throw oidcFailure(e);
         });
-        const codeVerifier = client.randomPKCECodeVerifier();
-        const login = {
-          state: client.randomState(), nonce: client.randomNonce(), codeVerifier,
-          organisationId: owner.organisation_id, redirectUri: callbackUrl(ctx.request, deps.publicUrl), returnTo,
-        };
+        const secrets = await clients.newLogin();
+        const login = { ...secrets, organisationId: owner.organisation_id, redirectUri: callbackUrl(ctx.request, deps.publicUrl), returnTo };
         const browser = await deps.logins.begin(login);
-        const location = clients.authorizationUrl(config, { ...login, codeChallenge: await client.calculatePKCECodeChallenge(codeVerifier), loginHint: email });
+        const location = await clients.authorizationUrl(config, { ...login, loginHint: email });
         return redirect(302, location.href, cookie(LOGIN_COOKIE, browser, { path: CALLBACK_PATH, maxAgeSeconds: LOGIN_TTL_MS / 1000, secure: overTls(ctx.request) }));
       },
     },

@@ -3,9 +3,17 @@
  * its settings change), the authorization URL (code flow, PKCE S256, state, nonce) and the code
  * exchange with every ID token check (signature from the provider's JWKS, issuer, audience, expiry,
  * nonce). Plain-HTTP issuers are accepted only on loopback hosts (tests, local providers).
+ * The library is loaded on the first sign-in, so gateways that never use SSO do not pay for it at boot.
  */
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import { Errors, GatewayError } from '../../../core/index.js';
+
+let library: typeof Client | undefined;
+
+async function openid(): Promise<typeof Client> {
+  library ??= await import('openid-client');
+  return library;
+}
 
 export interface ProviderSettings {
   issuer: string;
@@ -31,7 +39,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 export class OidcClients {
-  readonly #cache = new Map<string, { version: string; until: number; config: Promise<client.Configuration> }>();
+  readonly #cache = new Map<string, { version: string; until: number; config: Promise<Client.Configuration> }>();
 
   constructor(
     private readonly scopes: readonly string[],
@@ -39,7 +47,7 @@ export class OidcClients {
   ) {}
 
   /** The provider's configuration for an organisation (discovered once, then cached). */
-  configuration(organisationId: string, settings: ProviderSettings): Promise<client.Configuration> {
+  configuration(organisationId: string, settings: ProviderSettings): Promise<Client.Configuration> {
     const now = Date.now();
     const hit = this.#cache.get(organisationId);
     if (hit && hit.version === settings.version && hit.until > now) return hit.config;
@@ -56,8 +64,15 @@ export class OidcClients {
     this.#cache.delete(organisationId);
   }
 
-  authorizationUrl(config: client.Configuration, login: { redirectUri: string; state: string; nonce: string; codeChallenge: string; loginHint: string }): URL {
-    return client.buildAuthorizationUrl(config, {
+  /** Fresh state, nonce and PKCE verifier (with its S256 challenge) for one login. */
+  async newLogin(): Promise<{ state: string; nonce: string; codeVerifier: string; codeChallenge: string }> {
+    const client = await openid();
+    const codeVerifier = client.randomPKCECodeVerifier();
+    return { state: client.randomState(), nonce: client.randomNonce(), codeVerifier, codeChallenge: await client.calculatePKCECodeChallenge(codeVerifier) };
+  }
+
+  async authorizationUrl(config: Client.Configuration, login: { redirectUri: string; state: string; nonce: string; codeChallenge: string; loginHint: string }): Promise<URL> {
+    return (await openid()).buildAuthorizationUrl(config, {
       redirect_uri: login.redirectUri,
       scope: this.scopes.join(' '),
       response_type: 'code',
@@ -70,7 +85,8 @@ export class OidcClients {
   }
 
   /** Exchanges the callback's code and checks the ID token; the person it names (email from the ID token or userinfo). */
-  async finish(config: client.Configuration, callbackUrl: URL, checks: { state: string; nonce: string; codeVerifier: string }): Promise<Person> {
+  async finish(config: Client.Configuration, callbackUrl: URL, checks: { state: string; nonce: string; codeVerifier: string }): Promise<Person> {
+    const client = await openid();
     const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
       expectedState: checks.state, expectedNonce: checks.nonce, pkceCodeVerifier: checks.codeVerifier, idTokenExpected: true,
     });
@@ -94,7 +110,8 @@ export class OidcClients {
   }
 }
 
-async function discover(settings: ProviderSettings, timeoutMs: number): Promise<client.Configuration> {
+async function discover(settings: ProviderSettings, timeoutMs: number): Promise<Client.Configuration> {
+  const client = await openid();
   const issuer = new URL(settings.issuer);
   const insecure = issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname);
   const auth = settings.clientSecret === undefined ? client.None() : client.ClientSecretBasic(settings.clientSecret);
@@ -115,6 +132,8 @@ export function unauthorized(message: string, code: string): GatewayError {
  */
 export function oidcFailure(e: unknown): GatewayError {
   if (e instanceof GatewayError) return e;
+  const client = library;
+  if (!client) return Errors.badGateway('the identity provider cannot be reached');
   if (e instanceof client.AuthorizationResponseError) {
     return new GatewayError({ status: 403, message: `the identity provider refused the login: ${e.error}`, code: 'sso_refused' });
   }
