@@ -196,6 +196,17 @@ describe('identity.sso: sign-in with OpenID Connect', () => {
     expect(JSON.parse(callback.body).user).to.include({ email: 'carol@eng.acme.test', created: true });
   });
 
+  it('a person removed from the organisation is refused with 401, whatever their session', async () => {
+    const { callback, browser } = await bench.signIn('carol');
+    const id = JSON.parse(callback.body).user.id;
+    expect((await bench.owner.post('/v1/workspaces/default/members', { user_id: id, role: 'member' })).status).to.equal(200);
+    expect((await bench.withSession(browser, 'GET', '/v1/workspaces/default/members')).status).to.equal(200);
+    expect((await bench.owner.del(`/v1/users/${id}`)).status).to.equal(200);
+    const gone = await bench.withSession(browser, 'GET', '/v1/workspaces/default/members');
+    expect(gone.status).to.equal(401);
+    expect(gone.json.error.code).to.equal('person_unknown');
+  });
+
   it('logout ends the session: the cookie is then refused with 401 and cleared', async () => {
     const { browser } = await bench.signIn('bob');
     expect((await bench.withSession(browser, 'GET', '/v1/users')).status).to.equal(200);
