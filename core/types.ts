@@ -23,6 +23,8 @@ export interface GatewayRequest {
   bodyStream?: AsyncIterable<Uint8Array>;
   /** Aborted when the client goes away or the gateway shuts down. */
   signal: AbortSignal;
+  /** Whether the request arrived over TLS at this process (a proxy in front says so with `x-forwarded-proto`). */
+  secure?: boolean;
 }
 
 export interface GatewayResponse {
