@@ -65,6 +65,22 @@ export class PeopleRepo {
     return { total, rows };
   }
 
+  /** Changes a user's email and/or name (the email lower-cased by the caller). */
+  async updateUser(id: string, patch: { email?: string; name?: string | null }, now: string): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    if (patch.email !== undefined) {
+      sets.push('email = ?');
+      params.push(patch.email);
+    }
+    if (patch.name !== undefined) {
+      sets.push('name = ?');
+      params.push(patch.name);
+    }
+    if (sets.length === 0) return;
+    await this.store.run(`UPDATE users SET ${sets.join(', ')}, last_updated_at = ? WHERE id = ?`, [...params, now, id]);
+  }
+
   async deleteUser(id: string): Promise<void> {
     await this.store.run('DELETE FROM workspace_members WHERE user_id = ?', [id]);
     await this.store.run('DELETE FROM users WHERE id = ?', [id]);
@@ -75,6 +91,11 @@ export class PeopleRepo {
       `SELECT ${MEMBER_COLUMNS} FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND m.user_id = ?`,
       [workspaceId, userId],
     );
+  }
+
+  /** Every workspace a user belongs to, with their role there. */
+  membershipsOf(userId: string): Promise<Array<{ workspace_id: string; role: string }>> {
+    return this.store.all('SELECT workspace_id, role FROM workspace_members WHERE user_id = ? ORDER BY workspace_id', [userId]);
   }
 
   async members(workspaceId: string, offset: number, limit: number): Promise<{ total: number; rows: MemberRow[] }> {

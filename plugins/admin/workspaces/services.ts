@@ -4,9 +4,10 @@
  *   Symbol.for('gw.Directory')   → { workspace(idOrSlug, organisationId?), member, user, keyName, keysOfUser }.
  * `workspace` is answered from memory; the others read the store (admin paths) or cache briefly.
  */
-import type { KeyStore } from '../../../core/index.js';
+import { timeOrderedId, type KeyStore } from '../../../core/index.js';
 import type { WorkspaceDirectory } from './directory.js';
 import type { PeopleRepo } from './people-repo.js';
+import { isUniqueViolation } from './unique-violation.js';
 import type { Settings } from './settings.js';
 
 export interface WorkspaceRef {
@@ -29,6 +30,8 @@ export interface DirectoryService {
   keyName(keyId: string): Promise<string | undefined>;
   /** Every key a user holds or held (a member's "own keys" in logs and analytics). */
   keysOfUser(userId: string): Promise<readonly string[]>;
+  /** The person with this email (compared lower-case) in the organisation; a new one is an organisation `member`. */
+  findOrCreatePerson(organisationId: string, person: { email: string; name?: string }): Promise<{ id: string; email: string; role: string; created: boolean }>;
 }
 
 const KEY_NAME_TTL_MS = 60_000;
@@ -72,5 +75,21 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
       return name;
     },
     keysOfUser: (userId) => keys.idsOfUser(userId),
+    async findOrCreatePerson(organisationId, person) {
+      const email = person.email.toLowerCase();
+      const found = await people.userByEmail(organisationId, email);
+      if (found) return { id: found.id, email: found.email, role: found.role, created: false };
+      const now = new Date().toISOString();
+      const row = { id: timeOrderedId(), organisation_id: organisationId, email, name: person.name ?? null, role: 'member', created_at: now, last_updated_at: now };
+      try {
+        await people.insertUser(row);
+      } catch (e) {
+        // Another request made the same person first: theirs is the one.
+        const winner = isUniqueViolation(e) ? await people.userByEmail(organisationId, email) : undefined;
+        if (!winner) throw e;
+        return { id: winner.id, email: winner.email, role: winner.role, created: false };
+      }
+      return { id: row.id, email, role: row.role, created: true };
+    },
   };
 }
