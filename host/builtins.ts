@@ -80,6 +80,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'admin.guardrails': () => import('../plugins/admin/guardrails/index.js'),
   'admin.models': () => import('../plugins/admin/models/index.js'),
   'admin.gateway-info': () => import('../plugins/admin/gateway-info/index.js'),
+  'identity.scim': () => import('../plugins/identity/scim/index.js'),
   'observe.access-log': () => import('../plugins/observe/access-log/index.js'),
   'observe.logs': () => import('../plugins/observe/logs/index.js'),
   'observe.analytics': () => import('../plugins/observe/analytics/index.js'),
