@@ -70,6 +70,11 @@ export function userRoutes(deps: ScimDeps): RouteDef[] {
     }
     const changed = await people.updatePerson(current.user_id, { ...(input.email === current.email ? {} : { email: input.email }), name: input.personName });
     if (changed === 'email_taken') throw ScimErrors.uniqueness(`email ${input.email} belongs to another person of the organisation`);
+    if (changed === 'not_found') {
+      // The person was removed outside SCIM (DELETE /v1/users/:id): the SCIM record follows them.
+      await users.delete(organisationId, current.user_id);
+      throw ScimErrors.notFound('User', current.user_id);
+    }
     const row = rowOf(input, organisationId, current.user_id, current.created_at, nowIso());
     await users.update(row).catch((e) => {
       throw isUniqueViolation(e) ? ScimErrors.uniqueness(`userName "${input.userName}" is taken`) : e;

@@ -16,12 +16,14 @@ describe('identity.scim: Users', () => {
   });
 
   it('creates a user (201, Location, application/scim+json) and the person behind it', async () => {
-    const created = await s.idp.post(`${SCIM}/Users`, oktaUser('Ada.Lovelace@Example.com', { externalId: '00u1', title: 'Countess' }));
+    const created = await s.idp.post(`${SCIM}/Users`, oktaUser('Ada.Lovelace@Example.com', { externalId: '00u1', title: 'Countess', password: 'never-kept-1' }));
     expect(created.status, created.text).to.equal(201);
     expect(created.headers.get('content-type')).to.match(/^application\/scim\+json/);
     expect(created.headers.get('location')).to.equal(`${SCIM}/Users/${created.json.id}`);
     expect(created.json).to.deep.include({ userName: 'Ada.Lovelace@Example.com', externalId: '00u1', active: true, title: 'Countess', displayName: 'Ada.Lovelace Tester' });
     expect(created.json.schemas).to.deep.equal([USER_SCHEMA]);
+    expect(created.json.password).to.equal(undefined);
+    expect(created.text).to.not.contain('never-kept-1');
     expect(created.json.meta).to.deep.include({ resourceType: 'User', location: `${SCIM}/Users/${created.json.id}` });
     const person = await s.admin.get(`/v1/users/${created.json.id}`);
     expect(person.status).to.equal(200);
@@ -138,6 +140,14 @@ describe('identity.scim: Users', () => {
     expect((await s.idp.get(`${SCIM}/Users/${id}`)).status).to.equal(404);
     expect((await s.admin.get(`/v1/users/${id}`)).status).to.equal(404);
     expect((await s.idp.del(`${SCIM}/Users/${id}`)).status).to.equal(404);
+  });
+
+  it('follows a person removed outside SCIM: the next PUT answers 404 and the SCIM record is gone', async () => {
+    const id = await provision(s.idp, oktaUser('removed-by-admin@example.com'));
+    expect((await s.admin.del(`/v1/users/${id}`)).status).to.equal(200);
+    const put = await s.idp.put(`${SCIM}/Users/${id}`, oktaUser('removed-by-admin@example.com'));
+    expect(scimErrorOf(put)).to.deep.include({ status: '404' });
+    expect((await s.idp.get(`${SCIM}/Users/${id}`)).status).to.equal(404);
   });
 
   it('keeps an organisation owner from being deleted by a SCIM key (403)', async () => {
