@@ -13,6 +13,7 @@ import { tapBearerKeys } from './auth.js';
 import { BASE, type ScimDeps } from './deps.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { groupRoutes } from './groups-routes.js';
+import { lateService } from './late-service.js';
 import { ScimGroupsRepo } from './groups-repo.js';
 import { mappingRoutes } from './mapping-routes.js';
 import { MappingsRepo } from './mappings-repo.js';
@@ -26,16 +27,17 @@ export default class ScimPlugin implements Plugin {
   static readonly manifest = {
     id: 'identity.scim',
     description: 'SCIM 2.0 provisioning of users and groups (/v1/scim/v2) and group-to-workspace mappings (/v1/scim/workspaces)',
+    // admin.workspaces and auth.api-key are used through their services, looked up when called
+    // (late-service.ts): a gateway composed without them still boots.
     requires: [Services.Records],
-    dependsOn: ['auth.api-key', 'admin.workspaces'],
   };
 
   async apply(api: PluginApi): Promise<void> {
     const store = api.container.resolve<RecordStore>(Tokens.RecordStore);
     await store.migrate('identity.scim', MIGRATIONS);
-    const keys = api.container.resolve<KeyStore>(Tokens.KeyStore);
-    const people = api.container.resolve<PeopleAdmin>(PEOPLE_ADMIN);
-    const directory = api.container.resolve<DirectoryService>(DIRECTORY);
+    const keys = lateService<KeyStore>(api.container, Tokens.KeyStore, 'auth.api-key');
+    const people = lateService<PeopleAdmin>(api.container, PEOPLE_ADMIN, 'admin.workspaces');
+    const directory = lateService<DirectoryService>(api.container, DIRECTORY, 'admin.workspaces');
     const users = new ScimUsersRepo(store);
     const groups = new ScimGroupsRepo(store);
     const mappings = new MappingsRepo(store);

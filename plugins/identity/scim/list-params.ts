@@ -20,7 +20,7 @@ export function listWindow(ctx: RequestContext): ListWindow {
 function intParam(raw: string | null, name: string, fallback: number): number {
   if (raw === null || raw.trim() === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n)) throw ScimErrors.invalidValue(`query ${name}: must be an integer`);
+  if (!Number.isSafeInteger(n)) throw ScimErrors.invalidValue(`query ${name}: must be an integer`);
   return n;
 }
 

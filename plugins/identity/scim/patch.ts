@@ -104,7 +104,7 @@ function applyOne(resource: Json, operation: PatchOperation, coreSchema: string)
   if (operation.path === undefined) {
     if (!isObject(operation.value)) throw ScimErrors.invalidValue(`${operation.op} without a path needs an object value`);
     for (const [name, value] of Object.entries(operation.value)) {
-      if (name.toLowerCase().startsWith('urn:') && isObject(value)) {
+      if (isSchemaUrn(name) && isObject(value)) {
         // An extension's attributes, or core ones named with the core URN.
         const holder = name.toLowerCase() === coreSchema.toLowerCase() ? resource : objectAt(resource, name);
         for (const [sub, subValue] of Object.entries(value)) setAttribute(holder, sub, subValue, operation.op);
@@ -173,6 +173,14 @@ function applyFiltered(holder: Json, key: string, path: ParsedPath, operation: P
 function elementFor(f: Filter): Json | undefined {
   if (f.op === 'eq' && !f.attrPath.includes('.')) return { [f.attrPath]: f.compValue };
   return undefined;
+}
+
+/**
+ * Whether a key names a schema (`urn:…:2.0:User`, `…:enterprise:2.0:User`) rather than one of its
+ * attributes (`…:User:department`): schema names start with a capital, attribute names do not.
+ */
+function isSchemaUrn(name: string): boolean {
+  return name.toLowerCase().startsWith('urn:') && /^[A-Z]/.test(name.slice(name.lastIndexOf(':') + 1));
 }
 
 function objectAt(holder: Json, name: string): Json {

@@ -4,6 +4,8 @@
  * Authorization header of other routes left alone, and the discovery endpoints.
  */
 import { expect } from 'chai';
+import ScimPlugin from '../../../../plugins/identity/scim/index.js';
+import { startGateway, TEST_API_KEY } from '../../../helpers/gateway.js';
 import { createKey, scimClient, SCIM, scimErrorOf, startScimGateway, type ScimGateway } from './helpers.js';
 
 describe('identity.scim: authentication and discovery', () => {
@@ -83,5 +85,18 @@ describe('identity.scim: authentication and discovery', () => {
     expect((await s.idp.get(`${SCIM}/ResourceTypes/Group`)).json.schema).to.equal('urn:ietf:params:scim:schemas:core:2.0:Group');
     const unknownType = await s.idp.get(`${SCIM}/ResourceTypes/Device`);
     expect(scimErrorOf(unknownType)).to.deep.include({ status: '404' });
+  });
+});
+
+describe('identity.scim: in a gateway without admin.workspaces', () => {
+  it('boots, and answers 500 plugin_not_loaded naming admin.workspaces', async () => {
+    const gw = await startGateway({ composition: { plugins: [ScimPlugin], disable: ['admin.workspaces'] } });
+    try {
+      const reply = await scimClient(gw.url, { authorization: `Bearer ${TEST_API_KEY}` }).post(`${SCIM}/Users`, { userName: 'a@example.com' });
+      expect(reply.status).to.equal(500);
+      expect(scimErrorOf(reply).detail).to.equal('SCIM needs the plugin admin.workspaces: load it');
+    } finally {
+      await gw.stop();
+    }
   });
 });

@@ -87,6 +87,8 @@ describe('identity.scim: filters and pagination', () => {
     expect(await page('startIndex=0&count=-5')).to.include({ startIndex: 1, itemsPerPage: 0 });
     const bad = await s.idp.get(`${SCIM}/Users?count=many`);
     expect(scimErrorOf(bad)).to.deep.include({ status: '400', scimType: 'invalidValue' });
+    const huge = await s.idp.get(`${SCIM}/Users?startIndex=1e30`);
+    expect(scimErrorOf(huge).detail).to.contain('startIndex');
   });
 
   it('keeps only the asked attributes, or drops the excluded ones', async () => {
