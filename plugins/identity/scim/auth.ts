@@ -11,7 +11,7 @@ import {
 
 export const SCIM_PREFIX = '/v1/scim/';
 
-export function tapBearerKeys(api: PluginApi<unknown>, keys: () => KeyStore): void {
+export function tapBearerKeys(api: PluginApi<unknown>, keys: KeyStore): void {
   api.hooks.onRequest.tapPromise({ name: api.id, stage: Stage.BEFORE_AUTH }, async (ctx) => {
     if (ctx.principal || !ctx.request.path.startsWith(SCIM_PREFIX)) return;
     const headers = ctx.request.headers;
@@ -20,7 +20,7 @@ export function tapBearerKeys(api: PluginApi<unknown>, keys: () => KeyStore): vo
     if (!authorization) throw Errors.unauthorized('missing key: send Authorization: Bearer <key> or x-gw-api-key');
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
     if (!match) throw Errors.unauthorized('Authorization: must be "Bearer <key>"');
-    const principal = await keys().verify(match[1]!);
+    const principal = await keys.verify(match[1]!);
     if (!principal) throw Errors.unauthorized('unknown, expired, deleted or rotated-out key in Authorization: Bearer');
     ctx.principal = principal;
   });

@@ -10,7 +10,7 @@ export interface ScimDeps {
   groups: ScimGroupsRepo;
   mappings: MappingsRepo;
   sync: MembershipSync;
-  /** admin.workspaces' services (ports.ts). */
+  /** admin.workspaces' services (ports.ts), looked up when called (late-service.ts). */
   people: PeopleAdmin;
   directory: DirectoryService;
   /** SCIM_MEMBERSHIP_USER_MODE=ON: group membership through Users, and `groups` in user answers. */

@@ -12,9 +12,9 @@ import { DIRECTORY, PEOPLE_ADMIN, type DirectoryService, type PeopleAdmin } from
 import { tapBearerKeys } from './auth.js';
 import { BASE, type ScimDeps } from './deps.js';
 import { discoveryRoutes } from './discovery-routes.js';
+import { ScimGroupsRepo } from './groups-repo.js';
 import { groupRoutes } from './groups-routes.js';
 import { lateService } from './late-service.js';
-import { ScimGroupsRepo } from './groups-repo.js';
 import { mappingRoutes } from './mapping-routes.js';
 import { MappingsRepo } from './mappings-repo.js';
 import { MembershipSync } from './memberships.js';
@@ -47,7 +47,7 @@ export default class ScimPlugin implements Plugin {
       membershipMode: api.settings.env['SCIM_MEMBERSHIP_USER_MODE']?.toUpperCase() === 'ON',
     };
 
-    tapBearerKeys(api, () => keys);
+    tapBearerKeys(api, keys);
     api.hooks.respond.tap({ name: api.id, stage: Stage.LATE }, (response, ctx) =>
       ctx.request.path === BASE || ctx.request.path.startsWith(`${BASE}/`) ? asScimError(response) : response);
 
