@@ -83,6 +83,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'admin.models': () => import('../plugins/admin/models/index.js'),
   'admin.gateway-info': () => import('../plugins/admin/gateway-info/index.js'),
   'identity.sso': () => import('../plugins/identity/sso/index.js'),
+  'identity.scim': () => import('../plugins/identity/scim/index.js'),
   'observe.access-log': () => import('../plugins/observe/access-log/index.js'),
   'observe.logs': () => import('../plugins/observe/logs/index.js'),
   'observe.analytics': () => import('../plugins/observe/analytics/index.js'),

@@ -2,14 +2,15 @@
  * admin.workspaces: the organisation, its workspaces, users and memberships, and the organisation
  * settings with workspace overrides (routes in *-routes.ts). A fresh store holds one organisation
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
- * OrgSettings and Directory services (services.ts) for other plugins.
+ * OrgSettings and Directory services (services.ts) and PeopleAdmin (people-admin.ts) for other plugins.
  */
 import { Services, MAX_TIMER_MS, timeOrderedId, Tokens, Type, changesIn, type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static } from '../../../core/index.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
 import { PeopleRepo } from './people-repo.js';
-import { DIRECTORY, ORG_SETTINGS } from './ports.js';
+import { peopleAdmin } from './people-admin.js';
+import { DIRECTORY, ORG_SETTINGS, PEOPLE_ADMIN } from './ports.js';
 import { directoryService, orgSettingsService } from './services.js';
 import { settingsRoutes } from './settings-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -50,6 +51,7 @@ export default class WorkspacesPlugin implements Plugin<Options> {
 
     api.container.register(ORG_SETTINGS, { useValue: orgSettingsService(directory) });
     api.container.register(DIRECTORY, { useValue: directoryService(directory, people, keys) });
+    api.container.register(PEOPLE_ADMIN, { useValue: peopleAdmin(people, directory, keys, api.options.autoKeyScopes) });
 
     const routes = [
       ...workspaceRoutes(repo, directory),
