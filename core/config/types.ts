@@ -76,11 +76,8 @@ export interface ConfigNode {
   [field: string]: unknown;
 }
 
-/** Keys that describe a node's place in the tree and are never inherited by its children. */
-export const NODE_ONLY_KEYS: ReadonlySet<string> = new Set(['targets', 'strategy', 'name', 'weight', 'on_status_codes']);
-
-/**
- * Keys that together name a provider and its credentials. A child that names another provider than
- * its parent, or its own virtual key, inherits none of these: a key must never reach another provider.
- */
-export const CREDENTIAL_KEY_PATTERN = /^(provider|api_key|virtual_key|custom_host|Authorization|resource_name|deployment_id|api_version|deployments|cloudA_.*|cloudB_.*|cloudC_.*|vendorD_.*)$/;
+/** Which keys a node keeps to itself and which are bound to its provider (assembled at boot: ConfigKeys). */
+export interface KeyRoles {
+  isNodeOnly(key: string): boolean;
+  isCredential(key: string): boolean;
+}

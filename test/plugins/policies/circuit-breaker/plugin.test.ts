@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
 import {
-  createHooks, createLogger, createRegistries, createRootContainer, tapOnly, Tokens,
+  ConfigKeys, createHooks, createLogger, createRegistries, createRootContainer, tapOnly, Tokens,
   type Attempt, type AttemptRunner, type GatewaySettings, type Outcome, type PluginApi, type Target,
 } from '../../../../core/index.js';
 import CircuitBreakerPlugin from '../../../../plugins/policies/circuit-breaker/index.js';
@@ -19,6 +19,7 @@ function pluginApi() {
     options: {},
     settings: {} as GatewaySettings,
     logger: createLogger('silent'),
+    configKeys: new ConfigKeys([], createRegistries()),
   };
   return { api, hooks, container };
 }
