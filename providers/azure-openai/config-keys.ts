@@ -1,5 +1,5 @@
 /** The Azure OpenAI (resource, deployment) and Azure AI (cloudB) fields of a target, read by this provider. */
-import { StringEnum, Type, type PluginConfig } from '../../core/index.js';
+import { StringEnum, Type, type PluginConfig, type Static } from '../../core/index.js';
 
 const Deployment = Type.Object({
   deployment_id: Type.String(),
@@ -7,6 +7,9 @@ const Deployment = Type.Object({
   api_version: Type.String(),
   is_default: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
+
+/** One item of `deployments`: a model alias served by a named deployment. */
+export type Deployment = Static<typeof Deployment>;
 
 const keys = {
   resource_name: Type.String(),
