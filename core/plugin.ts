@@ -64,7 +64,10 @@ export interface PluginConfig {
   readonly groups?: readonly (readonly string[])[];
   /** Values checked by hand instead of by their schema (richer messages): key → check. */
   readonly values?: Readonly<Record<string, (value: unknown, report: ConfigReport) => void>>;
-  /** Rules across keys, run on every node whose keys have the right types. */
+  /**
+   * Rules across keys, run on each node that sets one of this plugin's keys (or `strategy`, for a
+   * plugin adding strategy keys) once the node's keys have the right types.
+   */
   rules?(node: Readonly<Record<string, unknown>>, report: ConfigReport, context: ConfigRuleContext): void;
 }
 

@@ -50,7 +50,8 @@ export class ConfigKeys {
   readonly #values = new Map<string, ValueCheck>();
   readonly #owners = new Map<string, string>();
   readonly #strategy: Validator<unknown>;
-  readonly #rules: PluginConfig[] = [];
+  /** Plugins with rules across keys, and the keys that make a node theirs. */
+  readonly #rules: { readonly config: PluginConfig; readonly on: readonly string[] }[] = [];
   readonly #credentials: ReadonlySet<string>;
   readonly #secrets: ReadonlySet<string>;
   readonly #nodeOnly: ReadonlySet<string>;
@@ -94,7 +95,7 @@ export class ConfigKeys {
       }
       for (const [key, check] of Object.entries(config.values ?? {})) this.#values.set(key, check);
       for (const group of config.groups ?? []) this.#groups.push(group);
-      if (config.rules) this.#rules.push(config);
+      if (config.rules) this.#rules.push({ config, on: config.strategy ? [...Object.keys(own), 'strategy'] : Object.keys(own) });
     }
     for (const key in properties) this.#fields.set(key, compile(properties[key]!));
     const strategy = Type.Object({ mode: Type.String(), ...optional(strategyProperties) }, { additionalProperties: false });
@@ -186,8 +187,12 @@ export class ConfigKeys {
     }
     // Rules across keys assume the types are right; a node with type errors is reported as such.
     if (shapeOk) {
-      const report: ConfigReport = (path, rule) => issues.push(at(prefix, path, rule));
-      for (const config of this.#rules) config.rules!(n, report, this.#context);
+      let report: ConfigReport | undefined;
+      for (const { config, on } of this.#rules) {
+        if (!setsAny(n, on)) continue;
+        report ??= (path, rule) => issues.push(at(prefix, path, rule));
+        config.rules!(n, report, this.#context);
+      }
       this.#strategyRules(n, prefix, issues);
     }
     const targets = n['targets'];
@@ -273,6 +278,11 @@ function optional(properties: Record<string, TSchema>): Record<string, TSchema> 
   const out: Record<string, TSchema> = {};
   for (const key in properties) out[key] = Type.Optional(properties[key]!);
   return out;
+}
+
+function setsAny(n: Node, keys: readonly string[]): boolean {
+  for (const key of keys) if (n[key] !== undefined) return true;
+  return false;
 }
 
 function hasAll(n: Node, keys: readonly string[]): boolean {

@@ -31,7 +31,7 @@ function expectIssue(config: unknown, path: string, rule?: string | RegExp): Iss
 /** A loadbalance node over the given targets. */
 const lb = (...targets: Cfg[]): Cfg => ({ strategy: { mode: 'loadbalance' }, targets });
 
-describe('core/config/schema checkConfig', () => {
+describe('the config check as every built-in assembles it', () => {
   describe('root', () => {
     for (const value of [null, undefined, 'x', 42, true, [], [BASE]]) {
       it(`rejects ${JSON.stringify(value)} as not an object`, () => {
