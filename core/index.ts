@@ -37,7 +37,7 @@ export {
   json, listPage, noStoreJson, nowIso, objectBody, pageOf, paginate, parseBody, queryInt, queryList, queryVersion,
   STRICT_PAGING, validated, type Page,
 } from './admin.js';
-export { BoundedInteger, DAY_MS, isDateInRange, isoOrNull, MAX_COUNT, MAX_TIMER_MS, MAX_TTL_SECONDS } from './bounds.js';
+export { BoundedInteger, DAY_MS, HOUR_MS, isDateInRange, isoOrNull, MAX_COUNT, MAX_TIMER_MS, MAX_TTL_SECONDS } from './bounds.js';
 export * from './limit-checks.js';
 export * from './ids.js';
 export * from './text.js';
@@ -52,11 +52,10 @@ export { Kernel, failed } from './kernel.js';
 export type { Runtime } from './boot.js';
 export { PluginLoadError } from './loader.js';
 export type * from './config/types.js';
-export { NODE_ONLY_KEYS, CREDENTIAL_KEY_PATTERN } from './config/types.js';
 export { validateConfig } from './config/validate.js';
 export { childSettings, inherit } from './config/inherit.js';
-export { checkConfig, ConfigSchema } from './config/schema.js';
-export { ConfigFields, ConfigFieldNames } from './config/fields.js';
+export { ConfigKeys, type ConfigContribution, type HeaderField } from './config/keys.js';
+export { fieldKindOf, type ConfigFieldKind } from './config/fields.js';
 export { beneathConfig, headerConfigFields, HeaderConfigs } from './config/headers.js';
 export { BoundedMap } from './bounded-map.js';
 export { asBuffer } from './bytes.js';

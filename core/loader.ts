@@ -10,6 +10,7 @@ import type { PluginHooks } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { GatewaySettings } from './settings.js';
 import type { Logger } from './logger.js';
+import type { ConfigKeys } from './config/keys.js';
 
 export interface ResolvedEntry {
   cls: PluginClass;
@@ -108,6 +109,7 @@ export interface LoadContext {
   registries: Registries;
   settings: GatewaySettings;
   logger: Logger;
+  configKeys: ConfigKeys;
 }
 
 export async function loadPlugins(entries: ResolvedEntry[], ctx: LoadContext): Promise<LoadedPlugin[]> {
@@ -157,6 +159,7 @@ async function construct(entry: ResolvedEntry, options: unknown, ctx: LoadContex
       options,
       settings: ctx.settings,
       logger: ctx.logger.child({ plugin: id }),
+      configKeys: ctx.configKeys,
     });
   } catch (e) {
     await Promise.resolve(instance.close?.()).catch(() => undefined);

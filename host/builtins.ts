@@ -114,8 +114,48 @@ export function presetPlugins(preset: readonly string[], settings: { databaseUrl
   return preset.map((id) => (id === 'store.sqlite' ? 'store.postgres' : id));
 }
 
+/**
+ * The route-config keys each built-in owns (its manifest `config`; a test checks the two agree), so
+ * that a config naming a key of a plugin the gateway was composed without names the plugin to load.
+ */
+export const CONFIG_KEY_OWNERS: Readonly<Record<string, string>> = Object.freeze({
+  ...owned('cache.core', ['cache']),
+  ...owned('policy.retry', ['retry']),
+  ...owned('policy.circuit-breaker', ['cb_config']),
+  ...owned('policy.request-timeout', ['request_timeout']),
+  ...owned('route.params', ['override_params', 'default_params', 'drop_params']),
+  ...owned('route.forward-headers', ['forward_headers']),
+  ...owned('route.passthrough', ['passthrough']),
+  ...owned('guardrails.runner', ['before_request_hooks', 'after_request_hooks', 'input_guardrails', 'output_guardrails']),
+  ...owned('feature.prompts', ['prompt_id']),
+  ...owned('strategy.fallback', ['on_status_codes', 'strategy.on_status_codes']),
+  ...owned('strategy.conditional', ['strategy.conditions', 'strategy.default']),
+  ...owned('provider.openai', ['vendorD_organization', 'vendorD_project']),
+  ...owned('provider.anthropic', ['strict_compat_compliance']),
+  ...owned('provider.bedrock', ['cloudA_access_key_id', 'cloudA_secret_access_key', 'cloudA_region', 'cloudA_session_token']),
+  ...owned('provider.vertex-ai', ['cloudC_project_id', 'cloudC_region', 'cloudC_service_account_json']),
+  ...owned('provider.azure-openai', [
+    'resource_name', 'deployment_id', 'api_version', 'deployments', 'cloudB_region', 'cloudB_deployment_name', 'cloudB_deployment_type',
+    'cloudB_endpoint_name', 'cloudB_api_version', 'cloudB_resource_name', 'cloudB_deployment_id', 'cloudB_model_name', 'Authorization',
+  ]),
+});
+
+/** The strategy modes and cache modes each built-in registers (a test checks them against a booted gateway). */
+export const REGISTRY_ENTRY_OWNERS = Object.freeze({
+  strategies: Object.freeze({
+    single: 'strategy.single', loadbalance: 'strategy.loadbalance', fallback: 'strategy.fallback', conditional: 'strategy.conditional',
+  }),
+  cacheModes: Object.freeze({ simple: 'cache.simple', semantic: 'cache.semantic' }),
+});
+
+function owned(plugin: string, keys: readonly string[]): Record<string, string> {
+  return Object.fromEntries(keys.map((key) => [key, plugin]));
+}
+
 /** The built-in plugins that fill the roles the kernel relies on, named in errors when missing. */
 export const MISSING_PLUGIN_HINTS: MissingPluginHints = Object.freeze({
   configHeaders: Object.freeze({ headers: Object.freeze(['x-gw-config', 'x-gw-provider']), plugin: 'config.headers' }),
   providerCalls: 'route.upstream',
+  configKeys: CONFIG_KEY_OWNERS,
+  registryEntries: REGISTRY_ENTRY_OWNERS,
 });

@@ -39,14 +39,14 @@ export default class ConfigsPlugin implements Plugin<Options> {
   async apply(api: PluginApi<Options>): Promise<void> {
     const repo = new ConfigRepo(api.container.resolve<RecordStore>(Tokens.RecordStore));
     await repo.init();
-    const headerConfigs = new HeaderConfigs(api.options.cacheMaxEntries, api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH);
+    const headerConfigs = new HeaderConfigs(api.configKeys, api.options.cacheMaxEntries, api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH);
     const cache = new StoredConfigCache(repo, {
       ttlMs: api.options.cacheTtlMs,
       negativeTtlMs: api.options.negativeCacheTtlMs,
       maxEntries: api.options.cacheMaxEntries,
     });
     cache.follow(changesIn(api.container));
-    registerRoutes(api.registries.routes, { repo, cache, container: api.container, maxConfigBytes: api.options.maxConfigBytes });
+    registerRoutes(api.registries.routes, { configKeys: api.configKeys, repo, cache, container: api.container, maxConfigBytes: api.options.maxConfigBytes });
 
     // After config.headers (CONFIG), before integrations are resolved (CONFIG_REFERENCES).
     // A callback tap: anything but a config id goes on synchronously, a cached config too.

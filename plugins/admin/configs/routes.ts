@@ -11,7 +11,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   compile, Errors, requireScope, Type,
-  type DependencyContainer, type Principal, type RequestContext, type Router,
+  type ConfigKeys, type DependencyContainer, type Principal, type RequestContext, type Router,
 } from '../../../core/index.js';
 import { json, nowIso, objectBody, pageOf, paginate, queryVersion, validated } from '../../../core/index.js';
 import type { StoredConfigCache } from './cache.js';
@@ -35,6 +35,8 @@ const validateCreate = compile(CreateBody);
 const validateUpdate = compile(UpdateBody);
 
 export interface RouteDeps {
+  /** The gateway's route config: a stored config passes the same schema as a request's. */
+  configKeys: ConfigKeys;
   repo: ConfigRepo;
   cache: StoredConfigCache;
   container: DependencyContainer;
@@ -68,7 +70,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
     }
   };
   const serialised = (config: Record<string, unknown>, principal: Principal): string => {
-    checkStoredConfig(config, organisationOf(principal), service<IntegrationLookup>(INTEGRATIONS));
+    checkStoredConfig(config, deps.configKeys, organisationOf(principal), service<IntegrationLookup>(INTEGRATIONS));
     const text = JSON.stringify(config);
     if (Buffer.byteLength(text) > deps.maxConfigBytes) throw Errors.invalidBody('config', `must be at most ${deps.maxConfigBytes} bytes as JSON`);
     return text;

@@ -24,6 +24,7 @@ import { PromptAccess } from './access.js';
 import { renderPrompt, type CompiledPrompt } from './prompt.js';
 import { PromptStore } from './prompt-store.js';
 import { createIssue, PROMPT_ID_PATTERN, putIssue, renderIssue, templateIssue } from './schemas.js';
+import { PROMPTS_CONFIG } from './config-keys.js';
 
 const Options = Type.Object({
   /** How long the latest version of a prompt is cached (other instances' PUTs show at once through Redis, else after at most this). */
@@ -50,6 +51,7 @@ export default class PromptsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.prompts',
     description: 'Versioned prompt templates: store, render, and prompt_id in configs',
+    config: PROMPTS_CONFIG,
     requires: [Services.Records],
     options: Options,
   };

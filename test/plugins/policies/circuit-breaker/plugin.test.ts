@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
 import {
-  createLogger, Tokens, type Attempt, type AttemptRunner, type GatewaySettings, type Outcome, type PluginApi,
+  ConfigKeys, createLogger, Tokens, type Attempt, type AttemptRunner, type GatewaySettings, type Outcome, type PluginApi,
   type Target,
 } from '../../../../core/index.js';
 import { createHooks, tapOnly } from '../../../../core/hooks.js';
@@ -22,6 +22,7 @@ function pluginApi() {
     options: {},
     settings: {} as GatewaySettings,
     logger: createLogger('silent'),
+    configKeys: new ConfigKeys([], createRegistries()),
   };
   return { api, hooks, container };
 }
