@@ -11,7 +11,8 @@ import { createHooks, type Hooks } from './hooks.js';
 import { HookTaps } from './hook-taps.js';
 import { describeGateway, type GatewayDescription } from './describe.js';
 import { createRegistries, freezeRegistries, type Registries } from './registries.js';
-import { loadPlugins, type LoadedPlugin, type ResolvedEntry } from './loader.js';
+import { loadPlugins, orderPlugins, PluginLoadError, type LoadedPlugin, type ResolvedEntry } from './loader.js';
+import { ConfigKeys } from './config/keys.js';
 import { Kernel } from './kernel.js';
 import type { MissingPluginHints } from './missing-plugin.js';
 import { UndiciTransport } from './transport.js';
@@ -51,7 +52,8 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   const registries = createRegistries();
   const taps = new HookTaps(hooks);
   const transport = options.transport ?? new UndiciTransport({ policy: new OutboundPolicy(options.settings.outbound) });
-  const kernel = new Kernel(hooks, registries, options.logger, options.missingPluginHints);
+  const configKeys = assembleConfig(options, registries);
+  const kernel = new Kernel(hooks, registries, options.logger, configKeys, options.missingPluginHints);
   const services = new ServiceRegistry(container);
   services.provide(Services.Settings, options.settings);
   services.provide(Services.Logger, options.logger);
@@ -73,6 +75,7 @@ export async function boot(options: BootOptions): Promise<Runtime> {
     registries,
     settings: options.settings,
     logger: options.logger,
+    configKeys,
   });
 
   loaded = plugins;
@@ -99,4 +102,14 @@ export async function boot(options: BootOptions): Promise<Runtime> {
     return closing;
   };
   return Object.freeze({ kernel, hooks, registries, container, services, plugins, settings: options.settings, describe, close });
+}
+
+/** The route config from the plugins' manifests, before any plugin applies (so each may use it in apply). */
+function assembleConfig(options: BootOptions, registries: Registries): ConfigKeys {
+  const contributions = orderPlugins(options.plugins).flatMap(({ cls }) => cls.manifest.config ? [{ plugin: cls.manifest.id, config: cls.manifest.config }] : []);
+  try {
+    return new ConfigKeys(contributions, registries, options.missingPluginHints);
+  } catch (e) {
+    throw new PluginLoadError((e as Error).message);
+  }
 }

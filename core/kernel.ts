@@ -18,6 +18,7 @@ import { validateConfig } from './config/validate.js';
 import { noConfig, noProviderCall, type MissingPluginHints } from './missing-plugin.js';
 import { RouteSettings } from './config/route-settings.js';
 import type { ConfigNode } from './config/types.js';
+import type { ConfigKeys } from './config/keys.js';
 import type { Completion, Hooks } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { Logger } from './logger.js';
@@ -30,15 +31,19 @@ const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, 
 export class Kernel {
   /** Frozen configs that passed validation: configs resolved from the same headers are the same object. */
   readonly #validated = new WeakSet<object>();
-  readonly #routeSettings = new RouteSettings();
+  readonly #routeSettings: RouteSettings;
   readonly #runners = new WeakMap<Target, AttemptRunner>();
 
   constructor(
     readonly hooks: Hooks,
     readonly registries: Registries,
     readonly logger: Logger,
+    /** The route config as this gateway's plugins make it (assembled at boot). */
+    readonly configKeys: ConfigKeys,
     private readonly missing: MissingPluginHints = {},
-  ) {}
+  ) {
+    this.#routeSettings = new RouteSettings(configKeys);
+  }
 
   createContext(request: GatewayRequest, route: RouteDef, params: Record<string, string>): RequestContext {
     return {
@@ -122,7 +127,7 @@ export class Kernel {
     if (raw === undefined) throw noConfig(ctx.request.headers, this.missing);
     if (typeof raw === 'string') throw Errors.invalidConfig('', `unknown config id "${raw}"`);
     if (this.#validated.has(raw)) return (ctx.config = raw as ConfigNode);
-    ctx.config = validateConfig(raw, this.hooks);
+    ctx.config = validateConfig(raw, this.hooks, this.configKeys);
     if (Object.isFrozen(raw)) this.#validated.add(raw);
     return ctx.config;
   }

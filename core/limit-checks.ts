@@ -1,10 +1,9 @@
 /**
- * Limit checks whose counters do not answer in time. A check that fails open lets its request
- * through unchecked: that must not be silent. The check marks the request (so observers such as
- * metrics can count it without knowing which plugin checked), counts it, and warns at most once
- * per interval with how many were skipped meanwhile.
+ * Limit checks skipped for a request. A check that fails open lets its request through unchecked:
+ * that must not be silent. The check marks the request here, so observers such as metrics can
+ * count it without knowing which plugin checked (the time-out and the warning are the limit
+ * plugins' own: plugins/policies/limits-common/check-timeout.ts).
  */
-import type { Logger } from './logger.js';
 import { requestKey } from './request-values.js';
 import type { RequestContext } from './types.js';
 
@@ -19,48 +18,4 @@ export function markSkippedCheck(ctx: RequestContext, check: string): void {
 
 export function skippedChecksOf(ctx: RequestContext): readonly string[] | undefined {
   return ctx.values.get(SkippedLimitChecksKey);
-}
-
-export class CheckTimeoutError extends Error {
-  constructor(readonly ms: number) {
-    super(`limit counters did not answer within ${ms} ms`);
-    this.name = 'CheckTimeoutError';
-  }
-}
-
-/** `work`, or a CheckTimeoutError once `ms` pass first (the work itself goes on and is ignored). */
-export function withCheckTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckTimeoutError(ms)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Counts skipped checks; logs one warning per interval naming how many were skipped since the last one. */
-export class SkippedCheckLog {
-  #total = 0;
-  #sinceWarning = 0;
-  #warnedAt = -Infinity;
-
-  constructor(private readonly logger: Logger, private readonly message: string, private readonly intervalMs = 10_000) {}
-
-  /** Every check skipped since start. */
-  get total(): number {
-    return this.#total;
-  }
-
-  skipped(error: unknown): void {
-    this.#total++;
-    this.#sinceWarning++;
-    const at = performance.now();
-    if (at - this.#warnedAt < this.intervalMs) return;
-    this.#warnedAt = at;
-    const timedOut = error instanceof CheckTimeoutError;
-    this.logger.warn(
-      { err: timedOut ? undefined : error, timedOut, skipped: this.#sinceWarning, skippedTotal: this.#total },
-      this.message,
-    );
-    this.#sinceWarning = 0;
-  }
 }

@@ -76,7 +76,8 @@ export class LineSink {
   #take(): Buffer {
     let text = this.#pending.join('');
     if (this.#dropped > 0) {
-      text += `{"level":40,"time":"${new Date().toISOString()}","msg":"${this.#dropped} log lines dropped: the log's destination did not keep up"}\n`;
+      const msg = `${this.#dropped} log lines dropped: the log's destination did not keep up`;
+      text += `${JSON.stringify({ level: 40, time: new Date().toISOString(), msg })}\n`;
       this.#dropped = 0;
     }
     this.#pending = [];

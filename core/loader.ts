@@ -12,6 +12,7 @@ import type { PluginHooks } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { GatewaySettings } from './settings.js';
 import type { Logger } from './logger.js';
+import type { ConfigKeys } from './config/keys.js';
 
 export interface ResolvedEntry {
   cls: PluginClass;
@@ -147,6 +148,7 @@ export interface LoadContext {
   registries: Registries;
   settings: GatewaySettings;
   logger: Logger;
+  configKeys: ConfigKeys;
 }
 
 export async function loadPlugins(entries: ResolvedEntry[], ctx: LoadContext): Promise<LoadedPlugin[]> {
@@ -198,6 +200,7 @@ async function construct(entry: ResolvedEntry, options: unknown, ctx: LoadContex
       options,
       settings: ctx.settings,
       logger: ctx.logger.child({ plugin: id }),
+      configKeys: ctx.configKeys,
     });
     const missing = provides.find((key) => !ctx.services.has(key));
     if (missing) throw new Error(`it declares the service "${missing.name}" in "provides" but did not provide it (api.services.provide)`);

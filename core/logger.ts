@@ -51,20 +51,18 @@ function batchedStdout(): DestinationStream {
   return sink;
 }
 
-/** Fields of an access line: known names (no escaping needed), plain values; undefined ones are left out. */
+/** Fields of an access line: plain values; undefined ones are left out. */
 export type AccessFields = Record<string, string | number | boolean | undefined>;
 
 /**
  * The per-request access line, written as pino writes a line (same level number, `time`, `msg`,
- * same destination and batching) but built directly: its fields are known and secret-free, so it
- * needs neither pino's serialisers nor its redaction pass, which cost more than the line itself.
- * Undefined when `parent` does not log at `level`.
+ * same destination and batching) but without pino's serialisers and redaction pass: its fields
+ * are known and secret-free. Undefined when `parent` does not log at `level`.
  */
 export function accessLine(parent: Logger, level: string, msg: string): ((fields: AccessFields) => void) | undefined {
   if (!parent.isLevelEnabled(level)) return undefined;
   const stream = (parent as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
-  const head = `{"level":${parent.levels.values[level]},"time":"`;
-  const tail = `,"msg":${JSON.stringify(msg)}}\n`;
+  const levelValue = parent.levels.values[level];
   // Lines of the same millisecond share one formatted time (under load, many do).
   let lastMs = -1;
   let lastTime = '';
@@ -74,13 +72,7 @@ export function accessLine(parent: Logger, level: string, msg: string): ((fields
       lastMs = ms;
       lastTime = new Date(ms).toISOString();
     }
-    let line = head + lastTime + '"';
-    for (const name in fields) {
-      const value = fields[name];
-      if (value === undefined) continue;
-      line += `,"${name}":${typeof value === 'string' ? JSON.stringify(value) : Number.isFinite(value) || typeof value === 'boolean' ? value : null}`;
-    }
-    stream.write(line + tail);
+    stream.write(`${JSON.stringify({ level: levelValue, time: lastTime, ...fields, msg })}\n`);
   };
 }
 

@@ -5,12 +5,17 @@
  */
 import { Errors, type GatewayError } from './errors.js';
 import type { HeaderMap } from './types.js';
+import type { Registries } from './registries.js';
 
 export interface MissingPluginHints {
   /** Headers that carry a route config, and the plugin that reads them. */
   readonly configHeaders?: { readonly headers: readonly string[]; readonly plugin: string };
   /** The plugin that taps `call` to send a target's request to its provider. */
   readonly providerCalls?: string;
+  /** Route-config keys (`retry`, `strategy.conditions`) and the plugin that owns each. */
+  readonly configKeys?: Readonly<Record<string, string>>;
+  /** Registry entries (strategy modes, cache modes ...) and the plugin that registers each. */
+  readonly registryEntries?: Readonly<Partial<Record<keyof Registries, Readonly<Record<string, string>>>>>;
 }
 
 /** No plugin produced a route config: a config header that was sent names the missing reader. */

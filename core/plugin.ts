@@ -3,6 +3,7 @@
  * hooks and fills registries. Options are validated against the manifest's schema at boot.
  */
 import type { TSchema, Static } from './schema.js';
+import type { ConfigKeys } from './config/keys.js';
 import type { PluginHooks } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { DependencyContainer } from './di.js';
@@ -26,6 +27,53 @@ export interface PluginManifest<O extends TSchema = TSchema> {
   readonly requires?: readonly ServiceKey<unknown>[];
   /** TypeBox schema of the options; defaults are applied, then the options are frozen. */
   readonly options?: O;
+  /** The route-config keys this plugin owns (reads from a config node): see `PluginConfig`. */
+  readonly config?: PluginConfig;
+}
+
+/** Where a rule found a problem, relative to the node (`retry.attempts`), and the rule broken. */
+export type ConfigReport = (path: string, rule: string) => void;
+
+/** What a plugin's config rules may consult: the registries, and which plugin would add a missing entry. */
+export interface ConfigRuleContext {
+  readonly registries: Registries;
+  /** The plugin that registers `name` in `registry` when loaded (from the host's hints), if known. */
+  pluginFor(registry: keyof Registries, name: string): string | undefined;
+}
+
+/**
+ * The keys a plugin adds to a route-config node. The kernel assembles the config schema, the
+ * `x-gw-<field>` header fields, the credential keys and the key groups of every loaded plugin at
+ * boot; a config naming a key no loaded plugin owns is refused.
+ */
+export interface PluginConfig {
+  /** TypeBox object schema of the keys (each optional on a node): `Type.Object({ retry: ... })`. */
+  readonly keys: TSchema;
+  /** Keys added to the `strategy` object (`conditions` ...), a TypeBox object schema. */
+  readonly strategy?: TSchema;
+  /**
+   * Keys a client may set with an `x-gw-<key>` header (`_` as `-`), or `true` for all; the
+   * header's wire kind (number, comma list, JSON ...) follows the key's schema.
+   */
+  readonly headers?: true | readonly string[];
+  /**
+   * Keys bound to the provider they were given for: a child target naming another provider does
+   * not inherit them, and they identify the upstream (cache, breaker).
+   */
+  readonly credentials?: readonly string[];
+  /** Credentials that are secrets: masked in answers, sealed at rest, refused in stored configs. */
+  readonly secrets?: readonly string[];
+  /** Keys that place a node in its tree (`weight`): never inherited by child targets. */
+  readonly nodeOnly?: readonly string[];
+  /** Key groups of §2.1: a root config is valid when all keys of one group (of any plugin) are set. */
+  readonly groups?: readonly (readonly string[])[];
+  /** Values checked by hand instead of by their schema (richer messages): key → check. */
+  readonly values?: Readonly<Record<string, (value: unknown, report: ConfigReport) => void>>;
+  /**
+   * Rules across keys, run on each node that sets one of this plugin's keys (or `strategy`, for a
+   * plugin adding strategy keys) once the node's keys have the right types.
+   */
+  rules?(node: Readonly<Record<string, unknown>>, report: ConfigReport, context: ConfigRuleContext): void;
 }
 
 export interface PluginApi<O = unknown> {
@@ -38,6 +86,8 @@ export interface PluginApi<O = unknown> {
   readonly options: O;
   readonly settings: GatewaySettings;
   readonly logger: Logger;
+  /** The route config as assembled from every loaded plugin's `config` (check, headers, credentials). */
+  readonly configKeys: ConfigKeys;
 }
 
 export interface Plugin<O = unknown> {

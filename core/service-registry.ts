@@ -6,6 +6,7 @@
  * they declare, so an undeclared provider could be applied after the plugins that need it).
  */
 import type { DependencyContainer } from './di.js';
+import { Errors } from './errors.js';
 import { AlreadyRunningError } from './hook-taps.js';
 import type { ServiceKey } from './service-key.js';
 
@@ -89,4 +90,17 @@ export class ServiceRegistry {
       },
     };
   }
+}
+
+/**
+ * For a service used only by some requests and provided by a plugin that may not be loaded: a
+ * getter that answers 500 `plugin_not_loaded` with `hint` (what to load) when nothing provides it,
+ * so the plugin still boots in a gateway composed without it.
+ */
+export function serviceOnUse<T>(services: Pick<PluginServices, 'find'>, key: ServiceKey<T>, hint: string): () => T {
+  return () => services.find(key) ?? failNotLoaded(hint);
+}
+
+function failNotLoaded(hint: string): never {
+  throw Errors.pluginNotLoaded(hint);
 }

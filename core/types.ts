@@ -24,6 +24,8 @@ export interface GatewayRequest {
   bodyStream?: AsyncIterable<Uint8Array>;
   /** Aborted when the client goes away or the gateway shuts down. */
   signal: AbortSignal;
+  /** Whether the request arrived over TLS at this process (a proxy in front says so with `x-forwarded-proto`). */
+  secure?: boolean;
 }
 
 export interface GatewayResponse {
@@ -49,7 +51,19 @@ export interface Principal {
   /** The user a workspace-user key belongs to. */
   userId?: string;
   scopes: readonly string[];
+  /** Set when the caller was named by an accepted JWT: what limits may group by (`jwt.<claim>`). */
+  jwt?: JwtIdentity;
   [extra: string]: unknown;
+}
+
+/** A caller's verified JWT, as an identity plugin maps it. */
+export interface JwtIdentity {
+  /** The verified claims as the token carried them. */
+  claims: Readonly<Record<string, unknown>>;
+  /** The subject, from the claim the organisation maps to it (`sub` unless configured). */
+  subject: string;
+  /** The groups, from the claim the organisation maps to them (empty when none). */
+  groups: readonly string[];
 }
 
 export interface RouteDef {

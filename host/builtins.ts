@@ -3,7 +3,8 @@
  * The default preset is every built-in, in this order (dependencies are re-ordered by the loader);
  * `minimal` is keyed inference to OpenAI-format providers; `none` loads nothing.
  */
-import type { MissingPluginHints, PluginClass } from '../core/index.js';
+import type { PluginClass } from '../core/index.js';
+import { type MissingPluginHints } from '../core/missing-plugin.js';
 
 type Loader = () => Promise<{ default: PluginClass }>;
 
@@ -75,11 +76,14 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'feature.prompts': () => import('../plugins/features/prompts/index.js'),
   'admin.api-keys': () => import('../plugins/admin/api-keys/index.js'),
   'admin.workspaces': () => import('../plugins/admin/workspaces/index.js'),
+  'identity.jwt': () => import('../plugins/identity/jwt/index.js'),
   'admin.integrations': () => import('../plugins/admin/integrations/index.js'),
   'admin.configs': () => import('../plugins/admin/configs/index.js'),
   'admin.guardrails': () => import('../plugins/admin/guardrails/index.js'),
   'admin.models': () => import('../plugins/admin/models/index.js'),
   'admin.gateway-info': () => import('../plugins/admin/gateway-info/index.js'),
+  'identity.sso': () => import('../plugins/identity/sso/index.js'),
+  'identity.scim': () => import('../plugins/identity/scim/index.js'),
   'observe.access-log': () => import('../plugins/observe/access-log/index.js'),
   'observe.logs': () => import('../plugins/observe/logs/index.js'),
   'observe.analytics': () => import('../plugins/observe/analytics/index.js'),
@@ -110,8 +114,48 @@ export function presetPlugins(preset: readonly string[], settings: { databaseUrl
   return preset.map((id) => (id === 'store.sqlite' ? 'store.postgres' : id));
 }
 
+/**
+ * The route-config keys each built-in owns (its manifest `config`; a test checks the two agree), so
+ * that a config naming a key of a plugin the gateway was composed without names the plugin to load.
+ */
+export const CONFIG_KEY_OWNERS: Readonly<Record<string, string>> = Object.freeze({
+  ...owned('cache.core', ['cache']),
+  ...owned('policy.retry', ['retry']),
+  ...owned('policy.circuit-breaker', ['cb_config']),
+  ...owned('policy.request-timeout', ['request_timeout']),
+  ...owned('route.params', ['override_params', 'default_params', 'drop_params']),
+  ...owned('route.forward-headers', ['forward_headers']),
+  ...owned('route.passthrough', ['passthrough']),
+  ...owned('guardrails.runner', ['before_request_hooks', 'after_request_hooks', 'input_guardrails', 'output_guardrails']),
+  ...owned('feature.prompts', ['prompt_id']),
+  ...owned('strategy.fallback', ['on_status_codes', 'strategy.on_status_codes']),
+  ...owned('strategy.conditional', ['strategy.conditions', 'strategy.default']),
+  ...owned('provider.openai', ['vendorD_organization', 'vendorD_project']),
+  ...owned('provider.anthropic', ['strict_compat_compliance']),
+  ...owned('provider.bedrock', ['cloudA_access_key_id', 'cloudA_secret_access_key', 'cloudA_region', 'cloudA_session_token']),
+  ...owned('provider.vertex-ai', ['cloudC_project_id', 'cloudC_region', 'cloudC_service_account_json']),
+  ...owned('provider.azure-openai', [
+    'resource_name', 'deployment_id', 'api_version', 'deployments', 'cloudB_region', 'cloudB_deployment_name', 'cloudB_deployment_type',
+    'cloudB_endpoint_name', 'cloudB_api_version', 'cloudB_resource_name', 'cloudB_deployment_id', 'cloudB_model_name', 'Authorization',
+  ]),
+});
+
+/** The strategy modes and cache modes each built-in registers (a test checks them against a booted gateway). */
+export const REGISTRY_ENTRY_OWNERS = Object.freeze({
+  strategies: Object.freeze({
+    single: 'strategy.single', loadbalance: 'strategy.loadbalance', fallback: 'strategy.fallback', conditional: 'strategy.conditional',
+  }),
+  cacheModes: Object.freeze({ simple: 'cache.simple', semantic: 'cache.semantic' }),
+});
+
+function owned(plugin: string, keys: readonly string[]): Record<string, string> {
+  return Object.fromEntries(keys.map((key) => [key, plugin]));
+}
+
 /** The built-in plugins that fill the roles the kernel relies on, named in errors when missing. */
 export const MISSING_PLUGIN_HINTS: MissingPluginHints = Object.freeze({
   configHeaders: Object.freeze({ headers: Object.freeze(['x-gw-config', 'x-gw-provider']), plugin: 'config.headers' }),
   providerCalls: 'route.upstream',
+  configKeys: CONFIG_KEY_OWNERS,
+  registryEntries: REGISTRY_ENTRY_OWNERS,
 });

@@ -11,7 +11,8 @@
  *   a bad config is reported once instead of crash-looping.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { flushLogger, type GatewaySettings, type Logger } from '../core/index.js';
+import { type GatewaySettings, type Logger } from '../core/index.js';
+import { flushLogger } from '../core/logger.js';
 import { RestartBackoff, type BackoffOptions } from './restart-backoff.js';
 
 /** What a worker tells the primary once its server listens. */

@@ -7,7 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { PluginLoadError, type PluginClass, type PluginEntry, type ResolvedEntry } from '../core/index.js';
+import { PluginLoadError, type PluginClass, type PluginEntry } from '../core/index.js';
+import { type ResolvedEntry } from '../core/loader.js';
 import { BUILTIN_PLUGINS, PRESETS, RENAMED_PLUGINS, presetPlugins } from './builtins.js';
 import { importUserModule } from './user-modules.js';
 

@@ -1,5 +1,8 @@
 /** What the node:http and fetch front ends share: URL splitting, route misses, body rules. */
-import { Errors, jsonDepthRule, JsonPayload, nestsDeeperThan, utf8Of, type GatewayError, type GatewayResponse, type RouteDef } from '../core/index.js';
+import {
+  Errors, jsonDepthRule, JsonPayload, nestsDeeperThan, type GatewayError, type GatewayResponse, type RouteDef,
+} from '../core/index.js';
+import { utf8Of } from '../core/bytes.js';
 
 export function splitUrl(url: string): { path: string; query: URLSearchParams } {
   const q = url.indexOf('?');

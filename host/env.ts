@@ -1,7 +1,8 @@
 /** Gateway settings from the environment (INTERFACE.md). The only place that reads process.env. */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_BODY_LIMIT, DEFAULT_JSON_MAX_DEPTH, HostRules, type GatewaySettings, type OutboundRules } from '../core/index.js';
+import { DEFAULT_JSON_MAX_DEPTH, HostRules, type GatewaySettings, type OutboundRules } from '../core/index.js';
+import { DEFAULT_BODY_LIMIT } from '../core/settings.js';
 import { checkConnectionLimits, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): GatewaySettings {

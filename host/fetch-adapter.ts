@@ -28,7 +28,7 @@ export function createFetchHandler(runtime: Runtime): FetchHandler {
     incoming.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const request: GatewayRequest = { method, path, query, headers, body: undefined, signal: incoming.signal };
+    const request: GatewayRequest = { method, path, query, headers, body: undefined, signal: incoming.signal, secure: url.protocol === 'https:' };
     const ctx = kernel.createContext(request, match.route, match.params);
     const mode = bodyMode(match.route, method);
     // A used body (Hono's c.req.json() ran first) can never be read again: say so instead of failing as a client error.

@@ -3,10 +3,8 @@
  * (node:http-style `handle`, Web `fetch`) and `close`. With no options it is the default
  * gateway configured from the environment, exactly as `npm start` runs it.
  */
-import {
-  boot, createLogger,
-  type GatewaySettings, type Logger, type PluginEntry, type Runtime,
-} from '../core/index.js';
+import { createLogger, type GatewaySettings, type Logger, type PluginEntry, type Runtime } from '../core/index.js';
+import { boot } from '../core/boot.js';
 import { readGatewayFile, resolveComposition, type Composition } from './compose.js';
 import { settingsFromEnv } from './env.js';
 import { requireKeyCheck } from './key-check.js';

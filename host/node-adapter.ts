@@ -97,6 +97,7 @@ class NodeRequest implements GatewayRequest {
   body: unknown = undefined;
   rawBody?: Uint8Array;
   bodyStream?: AsyncIterable<Uint8Array>;
+  readonly secure: boolean;
   #abort: AbortController | undefined;
   #closed = false;
 
@@ -108,6 +109,8 @@ class NodeRequest implements GatewayRequest {
     readonly query: URLSearchParams,
     readonly headers: HeaderMap,
   ) {
+    // An https server (or TLS embedding) hands us a TLS socket.
+    this.secure = (req.socket as { encrypted?: boolean }).encrypted === true;
     res.once('close', () => {
       if (res.writableFinished) return;
       this.#closed = true;

@@ -3,28 +3,23 @@
  * `x-gw-config`) and configs (beneath a stored config): `x-gw-<field>` headers, the field name with
  * `_` turned into `-`, matched case-insensitively (HTTP lower-cases header names, the spec's cloud
  * fields are camel-cased), each value converted by the field's wire kind; and
- * `Authorization: Bearer <key>` as `api_key`.
+ * `Authorization: Bearer <key>` as `api_key`. Which keys a header may set, and their kinds, come
+ * from the plugins that own them (ConfigKeys).
  */
 import { Errors } from '../errors.js';
 import type { HeaderMap } from '../types.js';
 import { BoundedMap } from '../bounded-map.js';
 import { DEFAULT_JSON_MAX_DEPTH, jsonDepthRule, nestsDeeperThan } from '../json-depth.js';
-import { ConfigFields, type ConfigFieldKind } from './fields.js';
+import type { ConfigFieldKind } from './fields.js';
+import type { ConfigKeys } from './keys.js';
 
 /** Request-level headers that are not config fields. */
 const REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'x-gw-api-key', 'x-gw-config', 'x-gw-trace-id', 'x-gw-span-id', 'x-gw-parent-span-id', 'x-gw-span-name',
   'x-gw-metadata', 'x-gw-cache-namespace', 'x-gw-cache-force-refresh',
+  // The workspace a person acts in (identity plugins), not a config field.
+  'x-gw-workspace',
 ]);
-
-/** Fields a header may not set: structure belongs in x-gw-config. */
-const STRUCTURAL = new Set(['targets', 'strategy']);
-
-const FIELD_BY_HEADER: ReadonlyMap<string, { field: string; kind: ConfigFieldKind }> = new Map(
-  Object.entries(ConfigFields)
-    .filter(([field]) => !STRUCTURAL.has(field))
-    .map(([field, kind]) => ['x-gw-' + field.replace(/_/g, '-').toLowerCase(), { field, kind }]),
-);
 
 /** What a config naming another provider (or a virtual key) does not take from the headers. */
 const PROVIDER_FIELDS: ReadonlySet<string> = new Set(['api_key', 'provider', 'custom_host']);
@@ -33,14 +28,14 @@ const PROVIDER_FIELDS: ReadonlySet<string> = new Set(['api_key', 'provider', 'cu
  * The config fields the headers set, or undefined when none. The bearer token counts only beside
  * other fields or a config (`withConfig`): alone it is not a config.
  */
-export function headerConfigFields(headers: HeaderMap, withConfig: boolean, maxJsonDepth = DEFAULT_JSON_MAX_DEPTH): Record<string, unknown> | undefined {
+export function headerConfigFields(headers: HeaderMap, withConfig: boolean, keys: ConfigKeys, maxJsonDepth = DEFAULT_JSON_MAX_DEPTH): Record<string, unknown> | undefined {
   let fields: Record<string, unknown> | undefined;
   for (const name in headers) {
     if (!name.startsWith('x-gw-') || REQUEST_HEADERS.has(name)) continue;
     const value = headers[name];
     if (value === undefined) continue;
-    const spec = FIELD_BY_HEADER.get(name);
-    if (!spec) throw Errors.invalidHeader(name, 'is not a known x-gw- header or config field');
+    const spec = keys.headerFields.get(name);
+    if (!spec) throw unknownHeader(name, keys);
     (fields ??= {})[spec.field] = convertHeader(name, value, spec.kind, maxJsonDepth);
   }
   const authorization = headers['authorization'];
@@ -61,7 +56,7 @@ export class HeaderConfigs {
   readonly #fields: BoundedMap<string, Readonly<Record<string, unknown>> | null>;
   readonly #merged = new WeakMap<object, BoundedMap<object, Readonly<Record<string, unknown>>>>();
 
-  constructor(private readonly maxEntries = 1000, private readonly maxJsonDepth = DEFAULT_JSON_MAX_DEPTH) {
+  constructor(private readonly keys: ConfigKeys, private readonly maxEntries = 1000, private readonly maxJsonDepth = DEFAULT_JSON_MAX_DEPTH) {
     this.#fields = new BoundedMap(maxEntries);
   }
 
@@ -74,7 +69,7 @@ export class HeaderConfigs {
     signature += `\n\n${headers['authorization'] ?? ''}`;
     // null stands for "no fields" (undefined would read as "not kept").
     const fields = this.#fields.remember(signature, () => {
-      const made = headerConfigFields(headers, withConfig, this.maxJsonDepth);
+      const made = headerConfigFields(headers, withConfig, this.keys, this.maxJsonDepth);
       return made ? Object.freeze(made) : null;
     });
     return fields ?? undefined;
@@ -102,6 +97,11 @@ export function beneathConfig(fields: Record<string, unknown> | undefined, confi
   for (const key in fields) if (!(conflicting && PROVIDER_FIELDS.has(key))) under[key] = fields[key];
   // Spread, not Object.assign: a config's own `__proto__` key stays a plain key.
   return { ...under, ...config };
+}
+
+function unknownHeader(name: string, keys: ConfigKeys) {
+  const plugin = keys.pluginForHeader(name);
+  return Errors.invalidHeader(name, plugin ? `needs plugin ${plugin}, which is not loaded` : 'is not a known x-gw- header or config field');
 }
 
 function convertHeader(header: string, value: string, kind: ConfigFieldKind, maxJsonDepth: number): unknown {

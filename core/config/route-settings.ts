@@ -5,7 +5,7 @@
  * breaker identity) on the target object. Unfrozen configs get fresh objects every time.
  */
 import { childSettings, inherit } from './inherit.js';
-import type { ConfigNode } from './types.js';
+import type { ConfigNode, KeyRoles } from './types.js';
 
 interface Kept {
   readonly parent: ConfigNode | undefined;
@@ -19,6 +19,8 @@ interface Kept {
 export class RouteSettings {
   readonly #kept = new WeakMap<ConfigNode, Kept>();
 
+  constructor(private readonly roles: KeyRoles) {}
+
   /** The node's settings; a leaf's carry its `$path`. */
   settings(parent: ConfigNode | undefined, node: ConfigNode, path: string, leaf: boolean): ConfigNode {
     const keep = Object.isFrozen(node) && (parent === undefined || Object.isFrozen(parent));
@@ -26,7 +28,7 @@ export class RouteSettings {
       const kept = this.#kept.get(node);
       if (kept && kept.parent === parent && kept.path === path) return kept.settings;
     }
-    const settings = inherit(parent, node);
+    const settings = inherit(parent, node, this.roles);
     if (leaf) Object.defineProperty(settings, '$path', { value: path, enumerable: false });
     if (keep) this.#kept.set(node, { parent, path, settings: Object.freeze(settings) });
     return settings;
@@ -35,7 +37,7 @@ export class RouteSettings {
   /** What a branch node passes down to its children (frozen when its settings are kept). */
   passedDown(node: ConfigNode, settings: ConfigNode): ConfigNode {
     const kept = this.#kept.get(node);
-    if (kept?.settings !== settings) return childSettings(settings);
-    return (kept.down ??= Object.freeze(childSettings(settings)));
+    if (kept?.settings !== settings) return childSettings(settings, this.roles);
+    return (kept.down ??= Object.freeze(childSettings(settings, this.roles)));
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The route config object of spec §2.1, as the kernel sees it after validation.
- * The TypeBox schema in `schema.ts` is the source of truth for the rules; this type names the
- * fields the kernel and plugins read. Unknown provider-specific fields are reachable by index.
+ * The schema assembled from the plugins' manifests (keys.ts) is the source of truth for the rules;
+ * this type names the fields the kernel and the built-in families read. Provider fields, and the
+ * keys of user plugins, are reachable by index.
  */
 
 export interface StrategyConfig {
@@ -40,13 +41,6 @@ export interface HookConfig {
 
 export type GuardrailRef = string | HookConfig;
 
-export interface DeploymentConfig {
-  deployment_id: string;
-  alias: string;
-  api_version: string;
-  is_default?: boolean;
-}
-
 export interface ConfigNode {
   strategy?: StrategyConfig;
   targets?: ConfigNode[];
@@ -55,7 +49,6 @@ export interface ConfigNode {
   virtual_key?: string;
   custom_host?: string;
   name?: string;
-  strict_compat_compliance?: boolean;
   override_params?: Record<string, unknown>;
   default_params?: Record<string, unknown>;
   drop_params?: string[];
@@ -68,7 +61,6 @@ export interface ConfigNode {
   on_status_codes?: number[];
   passthrough?: boolean;
   forward_headers?: string[];
-  deployments?: DeploymentConfig[];
   before_request_hooks?: HookConfig[];
   after_request_hooks?: HookConfig[];
   input_guardrails?: GuardrailRef[];
@@ -76,11 +68,8 @@ export interface ConfigNode {
   [field: string]: unknown;
 }
 
-/** Keys that describe a node's place in the tree and are never inherited by its children. */
-export const NODE_ONLY_KEYS: ReadonlySet<string> = new Set(['targets', 'strategy', 'name', 'weight', 'on_status_codes']);
-
-/**
- * Keys that together name a provider and its credentials. A child that names another provider than
- * its parent, or its own virtual key, inherits none of these: a key must never reach another provider.
- */
-export const CREDENTIAL_KEY_PATTERN = /^(provider|api_key|virtual_key|custom_host|Authorization|resource_name|deployment_id|api_version|deployments|cloudA_.*|cloudB_.*|cloudC_.*|vendorD_.*)$/;
+/** Which keys a node keeps to itself and which are bound to its provider (assembled at boot: ConfigKeys). */
+export interface KeyRoles {
+  isNodeOnly(key: string): boolean;
+  isCredential(key: string): boolean;
+}

@@ -4,7 +4,8 @@
  * limit (from content-length, or counted while reading when there is none; reading stops at the
  * limit), no answer in time, or an address in a private network.
  */
-import { pointsToPrivateNetwork, type Transport } from '../../core/index.js';
+import type { Transport } from '../../core/index.js';
+import { pointsToPrivateNetwork } from '../common/private-network.js';
 
 export interface InspectOptions {
   maxSizeBytes: number;

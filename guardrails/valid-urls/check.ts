@@ -5,7 +5,8 @@
  * count as invalid unless the plugin option `allowPrivateNetwork` is set. No URL passes.
  */
 import { lookup } from 'node:dns/promises';
-import { defineCheck, pointsToPrivateNetwork, type Transport } from '../../core/index.js';
+import { defineCheck, type Transport } from '../../core/index.js';
+import { pointsToPrivateNetwork } from '../common/private-network.js';
 import { ValidUrlsParams } from './params.js';
 import { urlsIn } from './urls.js';
 

@@ -5,9 +5,10 @@
  */
 import type { Plugin, PluginApi } from '../../core/index.js';
 import { createAzureAdapter } from './adapter.js';
+import { AZURE_CONFIG } from './config-keys.js';
 
 export default class AzureOpenAIProviderPlugin implements Plugin {
-  static readonly manifest = { id: 'provider.azure-openai', description: 'Azure OpenAI and Azure AI (serverless, managed) endpoints' };
+  static readonly manifest = { id: 'provider.azure-openai', description: 'Azure OpenAI and Azure AI (serverless, managed) endpoints', config: AZURE_CONFIG };
 
   apply(api: PluginApi): void {
     const adapter = createAzureAdapter(api.registries.providers);

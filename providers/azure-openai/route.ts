@@ -15,6 +15,7 @@
  * `custom_host` replaces the origin (`https://{host}`); the path layout below it stays.
  */
 import { Errors, type ConfigNode } from '../../core/index.js';
+import type { Deployment as DeploymentItem } from './config-keys.js';
 
 export type AzureKind = 'openai' | 'serverless' | 'managed';
 
@@ -48,7 +49,7 @@ export interface Deployment {
 
 /** The deployment serving `model`; undefined when neither an alias, a named one nor a default fits. */
 export function deploymentFor(t: ConfigNode, model: unknown): Deployment | undefined {
-  const list = t.deployments;
+  const list = t['deployments'] as DeploymentItem[] | undefined;
   if (list && typeof model === 'string') {
     for (const d of list) if (d.alias === model) return { id: d.deployment_id, apiVersion: d.api_version };
   }

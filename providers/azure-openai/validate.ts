@@ -1,5 +1,6 @@
 /** Target rules checked when the config is validated, so a request never fails later for them. */
 import type { ConfigNode, Issue } from '../../core/index.js';
+import type { Deployment } from './config-keys.js';
 import { azureKind, endpointName, namedApiVersion, namedDeployment, resourceName } from './route.js';
 
 const PROVIDER = 'provider "azure-openai"';
@@ -18,7 +19,7 @@ export function validateAzureTarget(t: ConfigNode, path: string): Issue[] {
     return issues;
   }
   if (!custom && !resourceName(t)) issues.push({ path: at('resource_name'), rule: `is required for ${PROVIDER} (or cloudB_resource_name, or custom_host)` });
-  const list = t.deployments ?? [];
+  const list = (t['deployments'] as Deployment[] | undefined) ?? [];
   const named = namedDeployment(t);
   if (!named && list.length === 0) issues.push({ path: at('deployment_id'), rule: `is required for ${PROVIDER} (or deployments)` });
   if (named && !namedApiVersion(t)) issues.push({ path: at('api_version'), rule: `is required with a named deployment for ${PROVIDER} (or cloudB_api_version)` });

@@ -6,9 +6,10 @@
  * The same adapter serves the OpenAI-compatible presets (presets.ts) under their own ids.
  */
 import {
-  baseUrlOf, withOpenAICredentials, type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter,
+  baseUrlOf, type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter,
   type UpstreamRequest,
 } from '../../core/index.js';
+import { withOpenAICredentials } from './credentials.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 

@@ -2,9 +2,10 @@
 import type { Plugin, PluginApi } from '../../core/index.js';
 import { createOpenAIAdapter } from './adapter.js';
 import { OPENAI_COMPATIBLE_PRESETS } from './presets.js';
+import { OPENAI_CONFIG } from './config-keys.js';
 
 export default class OpenAIProviderPlugin implements Plugin {
-  static readonly manifest = { id: 'provider.openai', description: 'OpenAI and OpenAI-compatible hosts' };
+  static readonly manifest = { id: 'provider.openai', description: 'OpenAI and OpenAI-compatible hosts', config: OPENAI_CONFIG };
 
   apply(api: PluginApi): void {
     const adapter = createOpenAIAdapter();

@@ -5,6 +5,7 @@
 import { MAX_TIMER_MS, Services, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { createVertexAdapter } from './adapter.js';
 import { ServiceAccountTokens } from './tokens.js';
+import { VERTEX_CONFIG } from './config-keys.js';
 
 const Options = Type.Object({
   /** Exchange a new access token this long before the cached one expires (5 minutes). */
@@ -21,6 +22,7 @@ export default class VertexProviderPlugin implements Plugin<VertexOptions> {
   static readonly manifest = {
     id: 'provider.vertex-ai',
     description: 'Google Vertex AI: Gemini, and Claude on Vertex',
+    config: VERTEX_CONFIG,
     options: Options,
     dependsOn: ['provider.anthropic'],
   };

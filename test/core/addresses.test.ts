@@ -1,6 +1,6 @@
 /** Address classification and CIDR ranges (core/addresses.ts): pure functions, no network. */
 import { expect } from 'chai';
-import { CidrRange, classifyAddress, familyOf, isPrivateAddress } from '../../core/index.js';
+import { CidrRange, classifyAddress, familyOf, isPrivateAddress } from '../../core/addresses.js';
 
 function range(text: string): CidrRange {
   const parsed = CidrRange.parse(text);

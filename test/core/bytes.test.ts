@@ -1,6 +1,7 @@
 /** asBuffer / utf8Of: a Buffer is used as it is, other byte arrays are viewed, never copied. */
 import { expect } from 'chai';
-import { asBuffer, utf8Of } from '../../core/index.js';
+import { asBuffer } from '../../core/index.js';
+import { utf8Of } from '../../core/bytes.js';
 
 describe('core: bytes as a Buffer', () => {
   it('answers a Buffer itself', () => {

@@ -1,6 +1,7 @@
 /** The invalidation bus: local delivery, the relay, topics kept apart, failing listeners isolated. */
 import { expect } from 'chai';
-import { Changes, changesIn, createRootContainer, ServiceRegistry, Services, type ChangeRelay } from '../../core/index.js';
+import { Changes, changesIn, ServiceRegistry, Services, type ChangeRelay } from '../../core/index.js';
+import { createRootContainer } from '../../core/di.js';
 
 describe('core: Changes (the invalidation bus)', () => {
   it('delivers a published change to this instance\'s subscribers of that topic only, at once', () => {

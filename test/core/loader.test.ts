@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createGateway } from '../../host/index.js';
-import { createLogger, definePlugin, orderPlugins, PluginLoadError, serviceKey, Type, type PluginClass, type ResolvedEntry, type ServiceKey } from '../../core/index.js';
+import { createLogger, definePlugin, PluginLoadError, serviceKey, Type, type PluginClass, type ServiceKey } from '../../core/index.js';
+import { orderPlugins, type ResolvedEntry } from '../../core/loader.js';
 
 function plugin(id: string, dependsOn: string[] = [], applied: string[] = []): PluginClass {
   return definePlugin({ id, dependsOn, apply: () => void applied.push(id) });

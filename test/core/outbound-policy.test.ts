@@ -1,7 +1,8 @@
 /** The outbound host policy's decisions (core/outbound-policy.ts): pure, nothing is resolved or connected. */
 import { expect } from 'chai';
 import type { LookupAddress } from 'node:dns';
-import { GatewayError, HostRules, OutboundPolicy } from '../../core/index.js';
+import { GatewayError, HostRules } from '../../core/index.js';
+import { OutboundPolicy } from '../../core/outbound-policy.js';
 
 const v4 = (address: string): LookupAddress => ({ address, family: 4 });
 const v6 = (address: string): LookupAddress => ({ address, family: 6 });

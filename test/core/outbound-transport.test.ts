@@ -5,7 +5,9 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GatewayError, HostRules, OutboundPolicy, UndiciTransport } from '../../core/index.js';
+import { GatewayError, HostRules } from '../../core/index.js';
+import { OutboundPolicy } from '../../core/outbound-policy.js';
+import { UndiciTransport } from '../../core/transport.js';
 
 interface Counted {
   server: Server;

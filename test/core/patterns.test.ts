@@ -1,6 +1,7 @@
 /** core/patterns: caller regular expressions on the linear-time engine, with JavaScript syntax kept. */
 import { expect } from 'chai';
-import { compilePattern, MAX_PATTERN_SIZE, type Pattern, type PatternFlags } from '../../core/index.js';
+import { compilePattern, type Pattern, type PatternFlags } from '../../core/index.js';
+import { MAX_PATTERN_SIZE } from '../../core/patterns.js';
 
 function compiled(source: string, flags?: PatternFlags): Pattern {
   const pattern = compilePattern(source, flags);

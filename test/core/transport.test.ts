@@ -3,8 +3,7 @@ import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UndiciTransport } from '../../core/index.js';
-import { splitUrl } from '../../core/transport.js';
+import { splitUrl, UndiciTransport } from '../../core/transport.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 

@@ -1,7 +1,7 @@
 /**
  * Fuzz: a few thousand seeded inputs over every route of the default gateway (bodies, headers,
  * configs, path parameters, queries), sent to a real server in front of a mock provider. Every
- * answer must come in time, every error must be in the envelope, a 5xx must have a provider
+ * answer must come in time, every error must be in the envelope (SCIM's in the SCIM error schema), a 5xx must have a provider
  * cause, and no input may reach the gateway's unexpected-error path. Replay a run with
  * GW_FUZZ_SEED; GW_FUZZ_COUNT sets the number of inputs.
  */
@@ -119,6 +119,8 @@ async function send(input: FuzzInput, ctx: InputContext): Promise<{ status: numb
     if (typeof json?.id === 'string' && ctx.knownIds.length < 200) ctx.knownIds.push(json.id);
     return { status };
   }
+  // SCIM answers its errors in the SCIM error schema (RFC 7644 §3.12), as identity providers expect.
+  if (new URL(input.url).pathname.startsWith('/v1/scim/v2/') && Array.isArray(json?.schemas)) return scimVerdict(status, res, json, text);
   const error = json?.error;
   if (!String(res.headers.get('content-type')).includes('application/json') || typeof error?.message !== 'string' || typeof error?.type !== 'string') {
     return { status, why: `${status} not in the error envelope: ${text.slice(0, 200)}` };
@@ -126,6 +128,14 @@ async function send(input: FuzzInput, ctx: InputContext): Promise<{ status: numb
   if (status >= 500 && json.provider === 'gw' && !PROVIDER_CAUSES.has(error.code)) {
     return { status, why: `${status} without a provider cause: ${text.slice(0, 200)}` };
   }
+  return { status };
+}
+
+function scimVerdict(status: number, res: Response, json: any, text: string): { status: number; why?: string } {
+  const shaped = String(res.headers.get('content-type')).includes('application/scim+json')
+    && json.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error') && json.status === String(status) && typeof json.detail === 'string';
+  if (!shaped) return { status, why: `${status} not in the SCIM error schema: ${text.slice(0, 200)}` };
+  if (status >= 500) return { status, why: `${status} from SCIM: ${text.slice(0, 200)}` };
   return { status };
 }
 

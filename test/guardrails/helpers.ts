@@ -4,10 +4,12 @@
  * the way the runner does it (defaults applied, then the compiled TypeBox check).
  */
 import {
-  boot, compile, createLogger, RequestValues, UndiciTransport, Value,
+  compile, createLogger, RequestValues, Value,
   type CheckInput, type CheckResult, type GuardrailCheck, type GuardrailPhase, type Issue, type PluginClass,
   type RequestContext, type Runtime, type Transport,
 } from '../../core/index.js';
+import { boot } from '../../core/boot.js';
+import { UndiciTransport } from '../../core/transport.js';
 
 export interface InputOptions {
   phase?: GuardrailPhase;

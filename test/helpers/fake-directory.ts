@@ -8,6 +8,9 @@ export function fakeDirectory(methods: Partial<Directory>): Directory {
     user: async () => undefined,
     keyName: async () => undefined,
     keysOfUser: async () => [],
+    findOrCreatePerson: async () => { throw new Error('fakeDirectory: findOrCreatePerson not given'); },
+    memberships: async () => [],
+    joinWorkspace: async () => { throw new Error('fakeDirectory: joinWorkspace not given'); },
     ...methods,
   };
 }

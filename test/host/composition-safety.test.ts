@@ -62,7 +62,8 @@ describe('composition that fails safe', () => {
       const config = { strategy: { mode: 'fallback' }, targets: [{ provider: 'openai', api_key: 'sk-test', custom_host: `${mock.url}/v1` }] };
       const reply = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, configHeaders(config));
       expect(reply.status).to.equal(400);
-      expect(reply.json.error.message).to.contain('no strategy plugin for "fallback" is loaded');
+      // The message names the plugin to load (it said "no strategy plugin ... is loaded" before plugins owned their config).
+      expect(reply.json.error.message).to.equal('config.strategy.mode: "fallback" needs plugin strategy.fallback, which is not loaded');
     });
   });
 

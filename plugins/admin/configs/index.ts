@@ -40,14 +40,14 @@ export default class ConfigsPlugin implements Plugin<Options> {
   async apply(api: PluginApi<Options>): Promise<void> {
     const repo = new ConfigRepo(api.services.get(Services.Records));
     await repo.init();
-    const headerConfigs = new HeaderConfigs(api.options.cacheMaxEntries, api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH);
+    const headerConfigs = new HeaderConfigs(api.configKeys, api.options.cacheMaxEntries, api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH);
     const cache = new StoredConfigCache(repo, {
       ttlMs: api.options.cacheTtlMs,
       negativeTtlMs: api.options.negativeCacheTtlMs,
       maxEntries: api.options.cacheMaxEntries,
     });
     cache.follow(changesIn(api.services));
-    registerRoutes(api.registries.routes, { repo, cache, services: api.services, maxConfigBytes: api.options.maxConfigBytes });
+    registerRoutes(api.registries.routes, { configKeys: api.configKeys, repo, cache, services: api.services, maxConfigBytes: api.options.maxConfigBytes });
 
     // After config.headers (CONFIG), before integrations are resolved (CONFIG_REFERENCES).
     // A callback tap: anything but a config id goes on synchronously, a cached config too.

@@ -11,7 +11,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   compile, Errors, requireScope, Type,
-  type PluginServices, type Principal, type RequestContext, type Router,
+  type ConfigKeys, type PluginServices, type Principal, type RequestContext, type Router,
 } from '../../../core/index.js';
 import { json, nowIso, objectBody, pageOf, paginate, queryVersion, validated } from '../../../core/index.js';
 import { IntegrationsService } from '../integrations/contract.js';
@@ -37,6 +37,8 @@ const validateCreate = compile(CreateBody);
 const validateUpdate = compile(UpdateBody);
 
 export interface RouteDeps {
+  /** The gateway's route config: a stored config passes the same schema as a request's. */
+  configKeys: ConfigKeys;
   repo: ConfigRepo;
   cache: StoredConfigCache;
   /** Integrations and the directory, when loaded, are looked up on use. */
@@ -63,7 +65,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
     }
   };
   const serialised = (config: Record<string, unknown>, principal: Principal): string => {
-    checkStoredConfig(config, organisationOf(principal), services.find(IntegrationsService));
+    checkStoredConfig(config, deps.configKeys, organisationOf(principal), services.find(IntegrationsService));
     const text = JSON.stringify(config);
     if (Buffer.byteLength(text) > deps.maxConfigBytes) throw Errors.invalidBody('config', `must be at most ${deps.maxConfigBytes} bytes as JSON`);
     return text;

@@ -1,31 +1,27 @@
 /**
- * What a stored config must pass: the route-config schema and its rules across keys (core's
- * checkConfig; plugin rules such as guardrail params apply when the config is used, merged with
+ * What a stored config must pass: the route-config schema and its rules across keys (the
+ * gateway's ConfigKeys, assembled from its plugins; plugin rules such as guardrail params apply when the config is used, merged with
  * the request's header fields), no provider secrets (they belong in integrations: a stored config
  * is answered as is), and integration references that exist (when the integrations plugin is loaded).
  */
-import { checkConfig, Errors } from '../../../core/index.js';
+import { Errors, type ConfigKeys } from '../../../core/index.js';
 import type { Integrations } from '../integrations/contract.js';
-
-/** Provider credentials a stored config may not hold: name an integration instead. */
-const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  'api_key', 'Authorization', 'cloudA_access_key_id', 'cloudA_secret_access_key', 'cloudA_session_token', 'cloudC_service_account_json',
-]);
 
 /** The part of the integrations service this check reads. */
 export type IntegrationLookup = Pick<Integrations, 'bySlug'>;
 
 type Node = Record<string, unknown>;
 
-export function checkStoredConfig(config: Node, organisationId: string, integrations: IntegrationLookup | undefined): void {
-  const issue = checkConfig(config)[0];
+export function checkStoredConfig(config: Node, keys: ConfigKeys, organisationId: string, integrations: IntegrationLookup | undefined): void {
+  const issue = keys.check(config)[0];
   if (issue) throw Errors.invalidConfig(issue.path, issue.rule);
-  walk(config, '', organisationId, integrations);
+  walk(config, '', keys, organisationId, integrations);
 }
 
-function walk(node: Node, prefix: string, organisationId: string, integrations: IntegrationLookup | undefined): void {
+/** Provider secrets (the keys plugins declare as secrets) may not be stored: name an integration instead. */
+function walk(node: Node, prefix: string, keys: ConfigKeys, organisationId: string, integrations: IntegrationLookup | undefined): void {
   for (const key in node) {
-    if (SECRET_FIELDS.has(key)) {
+    if (keys.isSecret(key)) {
       throw Errors.invalidConfig(prefix + key, 'a stored config cannot hold provider credentials: store them in an integration and name it with provider "@slug" (or virtual_key)');
     }
   }
@@ -41,5 +37,5 @@ function walk(node: Node, prefix: string, organisationId: string, integrations: 
     }
   }
   const targets = node['targets'];
-  if (Array.isArray(targets)) targets.forEach((t, i) => walk(t as Node, `${prefix}targets.${i}.`, organisationId, integrations));
+  if (Array.isArray(targets)) targets.forEach((t, i) => walk(t as Node, `${prefix}targets.${i}.`, keys, organisationId, integrations));
 }

@@ -2,21 +2,23 @@
  * Which route-config fields an integration holds, which of them are credentials, and how
  * credentials are shown (masked) in answers.
  */
-import { ConfigFieldNames, CREDENTIAL_KEY_PATTERN } from '../../../core/index.js';
+import type { ConfigKeys } from '../../../core/index.js';
+
+const NOT_CONFIGURATIONS: ReadonlySet<string> = new Set(['provider', 'api_key', 'virtual_key']);
 
 /**
- * Provider settings an integration may hold in `configurations`: the credential-group fields of
- * the route config (custom_host, deployments, cloud fields ...), except the provider itself,
- * its key (given as `key`) and `virtual_key`.
+ * Provider settings an integration may hold in `configurations`: the credential keys of the route
+ * config (custom_host and what the loaded providers declare: deployments, cloud fields ...), except
+ * the provider itself, its key (given as `key`) and `virtual_key`.
  */
-export const CONFIGURATION_FIELDS: ReadonlySet<string> = new Set(
-  ConfigFieldNames.filter((f) => CREDENTIAL_KEY_PATTERN.test(f) && f !== 'provider' && f !== 'api_key' && f !== 'virtual_key'),
-);
+export function configurationFields(keys: ConfigKeys): ReadonlySet<string> {
+  return new Set(keys.credentialKeys.filter((f) => !NOT_CONFIGURATIONS.has(f)));
+}
 
-/** Configuration fields that are credentials: sealed at rest with `key`, masked in every answer. */
-export const SECRET_CONFIGURATION_FIELDS: ReadonlySet<string> = new Set([
-  'Authorization', 'cloudA_access_key_id', 'cloudA_secret_access_key', 'cloudA_session_token', 'cloudC_service_account_json',
-]);
+/** Configuration fields that are secrets: sealed at rest with `key`, masked in every answer. */
+export function isSecretConfigurationField(keys: ConfigKeys, field: string): boolean {
+  return keys.isSecret(field) && !NOT_CONFIGURATIONS.has(field);
+}
 
 const MASK = '********';
 

@@ -58,7 +58,7 @@ export default class IntegrationsPlugin implements Plugin<Options> {
     const secrets: SecretSource = {
       resolve: (reference, organisationId) => (externalSecrets() ?? envSecrets).resolve(reference, organisationId),
     };
-    const resolver = new IntegrationResolver(catalogue, new CredentialCache(box, secrets, options.secretTtlMs));
+    const resolver = new IntegrationResolver(catalogue, new CredentialCache(box, secrets, options.secretTtlMs), api.configKeys);
 
     registerRoutes(api.registries.routes, {
       repo,
@@ -67,6 +67,7 @@ export default class IntegrationsPlugin implements Plugin<Options> {
       services: new ControlPlaneServices(services),
       rules: {
         providers: api.registries.providers,
+        configKeys: api.configKeys,
         envPrefix: () => (externalSecrets() ? undefined : options.secretEnvPrefix),
       },
     });

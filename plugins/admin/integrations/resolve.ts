@@ -10,7 +10,7 @@
  * integration served). Whatever credential fields the client sent on a resolved node are dropped:
  * a stored key never goes to a host the client chose.
  */
-import { CREDENTIAL_KEY_PATTERN, Errors, type Principal } from '../../../core/index.js';
+import { Errors, type KeyRoles, type Principal } from '../../../core/index.js';
 import type { IntegrationCatalogue } from './catalogue.js';
 import type { CredentialCache } from './credentials.js';
 import type { Integration } from './record.js';
@@ -46,6 +46,8 @@ export class IntegrationResolver {
   constructor(
     private readonly catalogue: IntegrationCatalogue,
     private readonly credentials: CredentialCache,
+    /** Which config keys are credentials (the gateway's ConfigKeys): a resolved node's own are replaced. */
+    private readonly keys: KeyRoles,
   ) {}
 
   /** The config with every reference resolved (a new object where anything changed). */
@@ -65,7 +67,7 @@ export class IntegrationResolver {
     let out: Node | undefined;
     if (integration) {
       out = {};
-      for (const key in node) if (!CREDENTIAL_KEY_PATTERN.test(key)) out[key] = node[key];
+      for (const key in node) if (!this.keys.isCredential(key)) out[key] = node[key];
       out['virtual_key'] = integration.id;
       if (!Array.isArray(targets)) {
         const fields = this.credentials.fields(integration);

@@ -50,7 +50,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
       const row: IntegrationRow = {
         id, organisation_id: org, slug: body.slug, provider_slug: providerSlug ?? null, name: body.name ?? body.slug,
         description: body.description ?? null, provider: body.provider, revision: 1, created_at: now, last_updated_at: now,
-        ...workspaces, ...sealed(deps.box, id, body.key, configurations),
+        ...workspaces, ...sealed(deps.box, deps.rules.configKeys, id, body.key, configurations),
         models: JSON.stringify(body.models ?? []),
         pricing_adjustments: body.pricing_adjustments ? JSON.stringify(body.pricing_adjustments) : null,
         secret_mappings: JSON.stringify(body.secret_mappings ?? []),

@@ -3,11 +3,11 @@
  * workspaces resolved, secret fields sealed (bound to the integration id) with their masks beside
  * them. An update keeps stored secrets it does not replace, including those sent back as masks.
  */
-import { Errors, type Principal, type SecretBox } from '../../../core/index.js';
+import { Errors, type ConfigKeys, type Principal, type SecretBox } from '../../../core/index.js';
 import type { ControlPlaneServices } from './access.js';
 import type { IntegrationCatalogue } from './catalogue.js';
 import { integrationUnusable, sealContext } from './credentials.js';
-import { isMask, mask, SECRET_CONFIGURATION_FIELDS } from './fields.js';
+import { isMask, isSecretConfigurationField, mask } from './fields.js';
 import type { Integration, IntegrationRow, SecretPart } from './record.js';
 import type { CreateInput, UpdateInput } from './schemas.js';
 import { checkConfigurations, checkProviderTarget, checkSecretMappings, type ContentRules } from './validate.js';
@@ -30,7 +30,7 @@ export function checkContent(
   provider: string, key: string | undefined, configurations: Record<string, unknown>,
   mappings: NonNullable<CreateInput['secret_mappings']>, rules: ContentRules,
 ): void {
-  checkConfigurations(configurations);
+  checkConfigurations(configurations, rules.configKeys);
   checkSecretMappings(mappings, rules);
   checkProviderTarget(provider, key, configurations, mappings, rules);
 }
@@ -67,12 +67,12 @@ export async function workspacesFor(
 }
 
 /** The credential columns: secret fields sealed (bound to the integration id), masks beside them. */
-export function sealed(box: SecretBox, id: string, key: string | undefined, configurations: Record<string, unknown>) {
+export function sealed(box: SecretBox, keys: ConfigKeys, id: string, key: string | undefined, configurations: Record<string, unknown>) {
   const plain: Record<string, unknown> = {};
   const secret: Record<string, unknown> = {};
   const masks: Record<string, string> = {};
   for (const field in configurations) {
-    if (SECRET_CONFIGURATION_FIELDS.has(field)) {
+    if (isSecretConfigurationField(keys, field)) {
       secret[field] = configurations[field];
       masks[field] = mask(configurations[field]);
     } else {
@@ -135,7 +135,7 @@ export async function updatedRow(current: Integration, body: UpdateInput, princi
     // The result must still make a routable target: checked with the secrets it keeps.
     const { key, configurations } = secretsKept(current, body, deps.box);
     checkContent(row.provider, key, configurations, JSON.parse(row.secret_mappings), deps.rules);
-    if (touchesSecrets) Object.assign(row, sealed(deps.box, current.id, key, configurations));
+    if (touchesSecrets) Object.assign(row, sealed(deps.box, deps.rules.configKeys, current.id, key, configurations));
   }
   return row;
 }

@@ -3,35 +3,39 @@
  * routable target: configuration fields known and well-typed (the route-config schema), a loaded
  * provider whose own target rules pass, secret mappings onto known fields and allowed references.
  */
-import { checkConfig, Errors, type ProviderAdapter, type Registry } from '../../../core/index.js';
-import { CONFIGURATION_FIELDS } from './fields.js';
+import { Errors, type ConfigKeys, type ProviderAdapter, type Registry } from '../../../core/index.js';
+import { configurationFields } from './fields.js';
 import { targetField } from './credentials.js';
 import type { SecretMappingInput } from './schemas.js';
 
 export interface ContentRules {
   providers: Registry<ProviderAdapter>;
+  /** The gateway's route config: which fields exist, which are credentials and secrets. */
+  configKeys: ConfigKeys;
   /** Set when references go to the environment: the prefix every referenced variable must have. */
   envPrefix(): string | undefined;
 }
 
 /** Checks `configurations`; throws a 400 naming the first offending field. */
-export function checkConfigurations(configurations: Record<string, unknown>): void {
+export function checkConfigurations(configurations: Record<string, unknown>, keys: ConfigKeys): void {
+  const fields = configurationFields(keys);
   for (const key in configurations) {
-    if (!CONFIGURATION_FIELDS.has(key)) {
-      throw Errors.invalidBody(`configurations.${key}`, `is not an integration configuration field (the provider key goes in "key"; allowed: ${[...CONFIGURATION_FIELDS].join(', ')})`);
+    if (!fields.has(key)) {
+      throw Errors.invalidBody(`configurations.${key}`, `is not an integration configuration field (the provider key goes in "key"; allowed: ${[...fields].join(', ')})`);
     }
   }
   // The same rules as in a route config; a lone group of fields is fine here (no key-group rule).
-  for (const issue of checkConfig(configurations)) {
+  for (const issue of keys.check(configurations)) {
     if (issue.path !== '') throw Errors.invalidBody(`configurations.${issue.path}`, issue.rule);
   }
 }
 
 export function checkSecretMappings(mappings: readonly SecretMappingInput[], rules: ContentRules): void {
   const seen = new Set<string>();
+  const fields = configurationFields(rules.configKeys);
   mappings.forEach((m, i) => {
     const field = targetField(m.target_field);
-    const valid = m.target_field === 'key' || (m.target_field.startsWith('configurations.') && CONFIGURATION_FIELDS.has(field));
+    const valid = m.target_field === 'key' || (m.target_field.startsWith('configurations.') && fields.has(field));
     if (!valid) throw Errors.invalidBody(`secret_mappings.${i}.target_field`, 'must be "key" or "configurations.<field>" of an integration configuration field');
     if (seen.has(field)) throw Errors.invalidBody(`secret_mappings.${i}.target_field`, `maps ${m.target_field} twice`);
     seen.add(field);

@@ -2,14 +2,15 @@
  * admin.workspaces: the organisation, its workspaces, users and memberships, and the organisation
  * settings with workspace overrides (routes in *-routes.ts). A fresh store holds one organisation
  * (the one of the bootstrap owner key) with one default workspace, slug `default`. Registers the
- * OrgSettings and Directory services (services.ts) for other plugins.
+ * OrgSettings and Directory services (services.ts) and PeopleAdmin (people-admin.ts) for other plugins.
  */
 import { Services, MAX_TIMER_MS, timeOrderedId, Type, changesIn, type KeyStore, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
-import { DirectoryService, OrgSettingsService } from './contract.js';
+import { DirectoryService, OrgSettingsService, PeopleAdminService } from './contract.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
 import { PeopleRepo } from './people-repo.js';
+import { peopleAdmin } from './people-admin.js';
 import { directoryService, orgSettingsService } from './services.js';
 import { settingsRoutes } from './settings-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -31,7 +32,7 @@ export default class WorkspacesPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'admin.workspaces',
     description: 'Workspaces, users, memberships and organisation settings; the OrgSettings and Directory services',
-    requires: [Services.Records, Services.KeyStore], provides: [DirectoryService, OrgSettingsService], dependsOn: ['auth.api-key', 'security.secret-box'],
+    requires: [Services.Records, Services.KeyStore], provides: [DirectoryService, OrgSettingsService, PeopleAdminService], dependsOn: ['auth.api-key', 'security.secret-box'],
     options: Options,
   };
 
@@ -50,6 +51,7 @@ export default class WorkspacesPlugin implements Plugin<Options> {
 
     api.services.provide(OrgSettingsService, orgSettingsService(directory));
     api.services.provide(DirectoryService, directoryService(directory, people, keys));
+    api.services.provide(PeopleAdminService, peopleAdmin(people, directory, keys, api.options.autoKeyScopes));
 
     const routes = [
       ...workspaceRoutes(repo, directory),

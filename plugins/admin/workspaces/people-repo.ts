@@ -65,6 +65,22 @@ export class PeopleRepo {
     return { total, rows };
   }
 
+  /** Changes a user's email and/or name (the email lower-cased by the caller). */
+  async updateUser(id: string, patch: { email?: string; name?: string | null }, now: string): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    if (patch.email !== undefined) {
+      sets.push('email = ?');
+      params.push(patch.email);
+    }
+    if (patch.name !== undefined) {
+      sets.push('name = ?');
+      params.push(patch.name);
+    }
+    if (sets.length === 0) return;
+    await this.store.run(`UPDATE users SET ${sets.join(', ')}, last_updated_at = ? WHERE id = ?`, [...params, now, id]);
+  }
+
   async deleteUser(id: string): Promise<void> {
     await this.store.run('DELETE FROM workspace_members WHERE user_id = ?', [id]);
     await this.store.run('DELETE FROM users WHERE id = ?', [id]);
@@ -84,6 +100,14 @@ export class PeopleRepo {
       [workspaceId, limit, offset],
     );
     return { total, rows };
+  }
+
+  /** Every workspace the user belongs to, with the role there. */
+  memberships(userId: string): Promise<{ workspace_id: string; role: string }[]> {
+    return this.store.all<{ workspace_id: string; role: string }>(
+      'SELECT workspace_id, role FROM workspace_members WHERE user_id = ? ORDER BY created_at, workspace_id',
+      [userId],
+    );
   }
 
   async addMember(workspaceId: string, userId: string, role: string, now: string): Promise<void> {

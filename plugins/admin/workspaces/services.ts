@@ -1,12 +1,14 @@
 /**
- * The read-only services other plugins use (contract.ts): OrgSettings (effective settings, from
+ * The services other plugins use (contract.ts): OrgSettings (effective settings, from
  * memory) and Directory. `workspace` is answered from memory; the others read the store (admin
- * paths) or cache briefly.
+ * paths) or cache briefly. The last three Directory methods write: identity plugins (JWT callers,
+ * SSO, SCIM) create people as they arrive.
  */
-import type { KeyStore } from '../../../core/index.js';
+import { timeOrderedId, type KeyStore } from '../../../core/index.js';
 import type { Directory, OrgSettings, WorkspaceRef } from './contract.js';
 import type { WorkspaceDirectory } from './directory.js';
 import type { PeopleRepo } from './people-repo.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 const KEY_NAME_TTL_MS = 60_000;
 const KEY_NAME_MAX = 10_000;
@@ -49,5 +51,36 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
       return name;
     },
     keysOfUser: (userId) => keys.idsOfUser(userId),
+    async findOrCreatePerson(organisationId, person) {
+      const email = person.email.toLowerCase();
+      const known = await people.userByEmail(organisationId, email);
+      if (known) return { id: known.id, email: known.email, role: known.role, created: false };
+      const now = new Date().toISOString();
+      const row = { id: timeOrderedId(), organisation_id: organisationId, email, name: person.name ?? null, role: 'member', created_at: now, last_updated_at: now };
+      try {
+        await people.insertUser(row);
+      } catch (e) {
+        // Two first requests of one person at once: the other one created them.
+        const raced = isUniqueViolation(e) ? await people.userByEmail(organisationId, email) : undefined;
+        if (!raced) throw e;
+        return { id: raced.id, email: raced.email, role: raced.role, created: false };
+      }
+      return { id: row.id, email, role: row.role, created: true };
+    },
+    async memberships(userId) {
+      return (await people.memberships(userId)).map((m) => ({ workspaceId: m.workspace_id, role: m.role }));
+    },
+    async joinWorkspace(workspaceId, userId, role) {
+      const known = await people.member(workspaceId, userId);
+      if (known) return { role: known.role, joined: false };
+      try {
+        await people.addMember(workspaceId, userId, role, new Date().toISOString());
+      } catch (e) {
+        const raced = isUniqueViolation(e) ? await people.member(workspaceId, userId) : undefined;
+        if (!raced) throw e;
+        return { role: raced.role, joined: false };
+      }
+      return { role, joined: true };
+    },
   };
 }

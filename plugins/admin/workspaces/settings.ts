@@ -7,6 +7,7 @@
  *   membersViewAllData true, managersViewAllData true (v1.11)
  *   managersWriteWsIntegrations true, managersWriteWsMcpIntegrations true, managersWriteMcpServers true (v1.14)
  *   organisationAdminsViewLogs true, organisationAdminsViewLogMetadata true (v1.15)
+ *   session_settings                  null    { max_session_ttl: seconds ≥ 900, or null }: older SSO sessions are refused (v1.13, organisation only)
  * The routes each flag governs enforce it, reading the effective values through the OrgSettings service.
  */
 import { BoundedInteger, compile, MAX_TTL_SECONDS, Nullable, StringEnum, Type } from '../../../core/index.js';
@@ -32,7 +33,11 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   ...FLAGS,
   user_api_key_ttl: null,
   user_api_key_rotation_period: null,
+  session_settings: null,
 });
+
+/** Spec §8: `max_session_ttl` is at least 900 seconds. */
+export const MIN_SESSION_TTL_SECONDS = 900;
 
 /** Keys a workspace may override. */
 export const OVERRIDABLE: ReadonlySet<string> = new Set(Object.keys(FLAGS));
@@ -47,6 +52,10 @@ export const organisationSettingsBody = compile(Type.Object({
   user_api_key_rotation_period: Type.Optional(Type.Union([StringEnum(['weekly', 'monthly']), Type.Null()], {
     errorMessage: 'must be "weekly", "monthly" or null',
   })),
+  // An object (not nullable: the message then names the inner field); `max_session_ttl: null` lifts the limit.
+  session_settings: Type.Optional(Type.Object({
+    max_session_ttl: Type.Optional(Nullable(BoundedInteger(MIN_SESSION_TTL_SECONDS, MAX_TTL_SECONDS, 'seconds: at least 15 minutes'))),
+  }, { additionalProperties: false })),
 }, { additionalProperties: false }));
 
 /** `PUT /v1/workspaces/:id/settings`: overrides; `null` removes one. */

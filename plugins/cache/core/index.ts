@@ -31,6 +31,7 @@ import { KeyMemo } from './key-memo.js';
 import { withCache, type CacheDeps } from './runner.js';
 import { SharedLocks } from './shared-lock.js';
 import { newState } from './state.js';
+import { CACHE_CONFIG } from './config-keys.js';
 
 const Options = Type.Object({
   /** Lifetime of an entry when the config sets no `max_age` (seconds). */
@@ -59,7 +60,7 @@ const Options = Type.Object({
 export type CacheOptions = Static<typeof Options>;
 
 export default class CachePlugin implements Plugin<CacheOptions> {
-  static readonly manifest = { id: 'cache.core', description: 'Response cache per target (cache.mode, max_age, x-gw-cache-*)', requires: [Services.Cache], options: Options };
+  static readonly manifest = { id: 'cache.core', description: 'Response cache per target (cache.mode, max_age, x-gw-cache-*)', requires: [Services.Cache], options: Options, config: CACHE_CONFIG };
 
   readonly #flights = new InFlight();
 
@@ -92,6 +93,7 @@ export default class CachePlugin implements Plugin<CacheOptions> {
       flights: coalesceWaitMs > 0 ? this.#flights : undefined,
       coalesceWaitMs,
       keys: new KeyMemo(keyMemoEntries),
+      roles: api.configKeys,
       locks: coalesceWaitMs > 0 ? new SharedLocks(sharedState, warn) : undefined,
       lockMs: coalesceLockMs,
     };
@@ -100,9 +102,7 @@ export default class CachePlugin implements Plugin<CacheOptions> {
       const cache = node.cache;
       if (!cache) return;
       const prefix = path ? `${path}.cache.` : 'cache.';
-      if (!modes.has(cache.mode)) {
-        issues.push({ path: prefix + 'mode', rule: `no cache plugin for "${cache.mode}" is loaded (loaded: ${modes.keys().join(', ') || 'none'})` });
-      }
+      // The mode itself is checked with the config's keys (config-keys.ts).
       if (cache.max_age !== undefined && cache.max_age > maxAgeCapSeconds) {
         issues.push({ path: prefix + 'max_age', rule: `must be <= ${maxAgeCapSeconds} (seconds)` });
       }

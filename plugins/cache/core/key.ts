@@ -8,7 +8,7 @@
  *             credentials enter only as sha256 digests, so no secret is ever part of a key or a log
  * Trace/span headers and metadata are not request body fields, so they never reach the key.
  */
-import { canonicalJson, CREDENTIAL_KEY_PATTERN, sha256Hex, type Target } from '../../../core/index.js';
+import { canonicalJson, sha256Hex, type KeyRoles, type Target } from '../../../core/index.js';
 
 /** Provider fields whose values are secrets (or name one): only their digest enters the identity. */
 const SECRET_FIELD = /key|secret|token|authorization|service_account/i;
@@ -35,19 +35,20 @@ function secretDigest(value: unknown): string {
 const identities = new WeakMap<Target, string>();
 
 /** Canonical JSON of what identifies the upstream that answers for this target. */
-export function providerIdentity(target: Target): string {
+export function providerIdentity(target: Target, roles: KeyRoles): string {
   let identity = identities.get(target);
   if (identity === undefined) {
-    identity = identityOf(target);
+    identity = identityOf(target, roles);
     if (Object.isFrozen(target)) identities.set(target, identity);
   }
   return identity;
 }
 
-function identityOf(target: Target): string {
+/** The target's credential keys (as the plugins owning them declare), secrets as digests. */
+function identityOf(target: Target, roles: KeyRoles): string {
   const fields: Record<string, unknown> = {};
   for (const name in target) {
-    if (!CREDENTIAL_KEY_PATTERN.test(name)) continue;
+    if (!roles.isCredential(name)) continue;
     const value = target[name];
     if (value === undefined) continue;
     fields[name] = SECRET_FIELD.test(name) ? secretDigest(value) : value;

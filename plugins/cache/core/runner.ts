@@ -13,7 +13,7 @@
  */
 import {
   Errors,
-  type Attempt, type AttemptRunner, type CacheHit, type CacheMode, type CacheRequest, type CacheStore, type Outcome,
+  type KeyRoles, type Attempt, type AttemptRunner, type CacheHit, type CacheMode, type CacheRequest, type CacheStore, type Outcome,
 } from '../../../core/index.js';
 import { capture, jsonResponse, replayResponse } from './answers.js';
 import { decodeEntry } from './entry.js';
@@ -35,6 +35,8 @@ export interface CacheDeps {
   readonly flights: InFlight | undefined;
   /** Exact keys by the client's body bytes. */
   readonly keys: KeyMemo;
+  /** Which config keys identify the upstream (credentials). */
+  readonly roles: KeyRoles;
   /** Longest wait for an identical miss when the target sets no `request_timeout` (ms). */
   readonly coalesceWaitMs: number;
   /** Locks shared with other instances; undefined when coalescing is off. */
@@ -47,7 +49,7 @@ export function withCache(run: AttemptRunner, mode: CacheMode, maxAgeSeconds: nu
   return async (attempt) => {
     const ctx = attempt.ctx;
     const state = stateOf(ctx);
-    const request = prepare(attempt, state, maxAgeSeconds, deps.keys);
+    const request = prepare(attempt, state, maxAgeSeconds, deps.keys, deps.roles);
     if (!state.refresh) {
       const hit = await lookup(mode, request, deps);
       if (hit) return hit;
@@ -138,10 +140,10 @@ async function acrossInstances(
   return { outcome: hit };
 }
 
-function prepare(attempt: Attempt, state: CacheState, maxAgeSeconds: number, keys: KeyMemo): CacheRequest {
+function prepare(attempt: Attempt, state: CacheState, maxAgeSeconds: number, keys: KeyMemo, roles: KeyRoles): CacheRequest {
   const body = attempt.body;
   const endpoint = attempt.endpoint.id;
-  const identity = providerIdentity(attempt.target);
+  const identity = providerIdentity(attempt.target, roles);
   const request = attempt.ctx.request;
   // The client's bytes stand for the body only while nothing changed it.
   const raw = body === request.body ? request.rawBody : undefined;

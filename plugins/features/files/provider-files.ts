@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  baseUrlOf, Errors, isGatewayError, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
+  baseUrlOf, Errors, isGatewayError, providerErrorFromBody, type ConfigNode, type ProviderApi, type Transport, type UpstreamReply, type UpstreamRequest,
 } from '../../../core/index.js';
+import { withOpenAICredentials } from '../../../providers/openai/credentials.js';
 
 /**
  * The provider API a config names: a single provider (no targets) listed in `bases`, at its

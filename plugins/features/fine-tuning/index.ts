@@ -54,7 +54,7 @@ export default class FineTuningPlugin implements Plugin<Options> {
 
     const forward = async (ctx: RequestContext, method: 'GET' | 'POST', path: string, shape: AnswerShape, body?: string | Uint8Array): Promise<GatewayResponse> => {
       const config = await kernel.resolveConfig(ctx);
-      const to = providerTarget(firstLeaf(config), providers, 'fine_tuning');
+      const to = providerTarget(firstLeaf(config, api.configKeys), providers, 'fine_tuning');
       const answer = await callProvider(transport, ctx, to, method, path, body, timeoutMs);
       const issue = answerIssue(shape, answer.value);
       if (issue) {

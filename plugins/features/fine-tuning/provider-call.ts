@@ -7,8 +7,9 @@
  * answers something that is not JSON.
  */
 import {
-  baseUrlOf, Errors, GatewayError, parseJsonBytes, providerErrorFromBody, withOpenAICredentials, type ConfigNode, type RequestContext, type Transport, type UpstreamRequest,
+  baseUrlOf, Errors, GatewayError, parseJsonBytes, providerErrorFromBody, type ConfigNode, type RequestContext, type Transport, type UpstreamRequest,
 } from '../../../core/index.js';
+import { withOpenAICredentials } from '../../../providers/openai/credentials.js';
 
 export interface ProviderTarget {
   provider: string;

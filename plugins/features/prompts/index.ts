@@ -1,7 +1,10 @@
 /**
  * feature.prompts: versioned prompt templates (Mustache, logic-less) in the record store.
  *
+ *   POST /v1/prompts                          { id?, model, messages | prompt, ...hyperparameters } → { id, version: 1 }
+ *                                             (a new prompt only: an id in use is a 400 `duplicate`)
  *   PUT  /v1/prompts/:promptId                { model, messages | prompt, ...hyperparameters, patch? } → { id, version }
+ *   DELETE /v1/prompts/:promptId              every version → { id, object: 'prompt', deleted: true }
  *   GET  /v1/prompts/:promptId[?version=N]    the latest (or a given) version
  *   POST /v1/prompts/:promptId/render         { variables, version?, ...hyperparameters } → { success: true, data }  (§4.13)
  *   POST /v1/prompts/:promptId/completions    render, then run `data` through /v1/chat/completions
@@ -10,16 +13,19 @@
  * A route config with `prompt_id` ("id" or "id@version") renders that template into every chat or
  * text-completion request before body validation (hooks.prepareBody): variables come from the
  * client body's `variables` (then removed), and the client's own fields win over the template's.
- * Prompts belong to the caller's organisation.
+ * Prompts belong to the caller's organisation. Who may read, render and write them: access.ts
+ * (a `prompt_id` in a config is part of an inference request and is not checked there).
  */
 import { Services, MAX_TIMER_MS, dispatchInference, changesIn,
-  Errors, JsonPayload, objectBody, queryVersion, requestKey, RequestValues, Stage, Type,
+  Errors, JsonPayload, objectBody, queryVersion, requestKey, RequestValues, Stage, timeOrderedId, Type,
   type GatewayResponse, type Plugin, type PluginApi, type RequestContext, type Static,
 } from '../../../core/index.js';
 import { PromptIdKey } from './contract.js';
+import { PromptAccess } from './access.js';
 import { renderPrompt, type CompiledPrompt } from './prompt.js';
 import { PromptStore } from './prompt-store.js';
-import { PROMPT_ID_PATTERN, putIssue, renderIssue, templateIssue } from './schemas.js';
+import { createIssue, PROMPT_ID_PATTERN, putIssue, renderIssue, templateIssue } from './schemas.js';
+import { PROMPTS_CONFIG } from './config-keys.js';
 
 const Options = Type.Object({
   /** How long the latest version of a prompt is cached (other instances' PUTs show at once through Redis, else after at most this). */
@@ -43,6 +49,7 @@ export default class PromptsPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'feature.prompts',
     description: 'Versioned prompt templates: store, render, and prompt_id in configs',
+    config: PROMPTS_CONFIG,
     requires: [Services.Records],
     options: Options,
   };
@@ -53,6 +60,7 @@ export default class PromptsPlugin implements Plugin<Options> {
     prompts.follow(changesIn(api.services));
     await prompts.init();
     const routes = api.registries.routes;
+    const access = new PromptAccess(api.services);
 
     const find = async (ctx: RequestContext, version?: number): Promise<CompiledPrompt> => {
       const id = promptId(ctx);
@@ -62,8 +70,25 @@ export default class PromptsPlugin implements Plugin<Options> {
     };
 
     routes.add({
+      method: 'POST', path: '/v1/prompts', body: 'json',
+      handler: async (ctx) => {
+        await access.authorize(ctx, 'write');
+        const body = objectBody(ctx);
+        const issue = createIssue(body);
+        if (issue) throw Errors.invalidBody(issue.path, issue.rule);
+        const { id = `prompt-${timeOrderedId()}`, ...template } = body as { id?: string };
+        const invalid = templateIssue(template);
+        if (invalid) throw Errors.invalidBody(invalid.path, invalid.rule);
+        const created = await prompts.create(organisation(ctx), id, template);
+        if (!created) throw Errors.invalidRequest(`body.id: prompt "${id}" exists already (PUT /v1/prompts/${id} stores a new version)`, 'id', 'duplicate');
+        return json(200, { id, version: created.version });
+      },
+    });
+
+    routes.add({
       method: 'PUT', path: '/v1/prompts/:promptId', body: 'json',
       handler: async (ctx) => {
+        await access.authorize(ctx, 'write');
         const body = objectBody(ctx);
         const issue = putIssue(body);
         if (issue) throw Errors.invalidBody(issue.path, issue.rule);
@@ -79,8 +104,19 @@ export default class PromptsPlugin implements Plugin<Options> {
     });
 
     routes.add({
+      method: 'DELETE', path: '/v1/prompts/:promptId', body: 'none',
+      handler: async (ctx) => {
+        await access.authorize(ctx, 'write');
+        const id = promptId(ctx);
+        if (!(await prompts.delete(organisation(ctx), id))) throw Errors.notFound(`no prompt "${id}"`, 'prompt_not_found');
+        return json(200, { id, object: 'prompt', deleted: true });
+      },
+    });
+
+    routes.add({
       method: 'GET', path: '/v1/prompts/:promptId', body: 'none',
       handler: async (ctx) => {
+        await access.authorize(ctx, 'read');
         const prompt = await find(ctx, queryVersion(ctx));
         return json(200, {
           id: prompt.id, object: 'prompt', version: prompt.version, created_at: prompt.createdAt,
@@ -90,6 +126,7 @@ export default class PromptsPlugin implements Plugin<Options> {
     });
 
     const rendered = async (ctx: RequestContext) => {
+      await access.authorize(ctx, 'render');
       const body = objectBody(ctx);
       const issue = renderIssue(body);
       if (issue) throw Errors.invalidBody(issue.path, issue.rule);

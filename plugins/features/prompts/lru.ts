@@ -24,6 +24,10 @@ export class Lru<V> {
     this.#entries.delete(key);
   }
 
+  deleteWhere(matches: (key: string) => boolean): void {
+    for (const key of this.#entries.keys()) if (matches(key)) this.#entries.delete(key);
+  }
+
   clear(): void {
     this.#entries.clear();
   }

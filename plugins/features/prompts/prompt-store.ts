@@ -46,7 +46,14 @@ export class PromptStore {
 
   /** Drops a prompt's cached latest version when any instance stores a new one. */
   follow(changes: Changes): void {
-    changes.subscribe(PROMPTS_TOPIC, (id) => (id === undefined ? this.#latest.clear() : this.#latest.delete(id)));
+    changes.subscribe(PROMPTS_TOPIC, (id) => {
+      if (id === undefined) {
+        this.#latest.clear();
+        this.#versions.clear();
+      } else {
+        this.#forget(id);
+      }
+    });
     this.#changes = changes;
   }
 
@@ -76,11 +83,46 @@ export class PromptStore {
       }
     }
     const compiled = this.#compile(id, { version, template: json, created_at: createdAt });
-    this.#versions.set(key(organisation, id, version), compiled);
-    // Told first (it drops the entry here too), then this instance keeps what it just wrote.
+    // Told first (it drops the entries here too), then this instance keeps what it just wrote.
     this.#changes?.publish(PROMPTS_TOPIC, key(organisation, id));
     this.#latest.set(key(organisation, id), compiled);
+    this.#versions.set(key(organisation, id, version), compiled);
     return compiled;
+  }
+
+  /** Stores version 1 of a prompt that does not exist yet; undefined when it exists. */
+  async create(organisation: string, id: string, template: Record<string, unknown>): Promise<CompiledPrompt | undefined> {
+    const createdAt = Math.floor(Date.now() / 1000);
+    compilePrompt(id, 0, createdAt, template);
+    const json = JSON.stringify(template);
+    let row: { version: number } | undefined;
+    try {
+      row = await this.store.get<{ version: number }>(
+        `INSERT INTO prompt_versions (organisation_id, prompt_id, version, template, created_at)
+         SELECT ?, ?, 1, ?, ? WHERE NOT EXISTS (SELECT 1 FROM prompt_versions WHERE organisation_id = ? AND prompt_id = ?)
+         RETURNING version`,
+        [organisation, id, json, createdAt, organisation, id],
+      );
+    } catch (e) {
+      // Another writer made it first (a shared database): it exists.
+      if (await this.latest(organisation, id)) return undefined;
+      throw e;
+    }
+    if (!row) return undefined;
+    const compiled = this.#compile(id, { version: 1, template: json, created_at: createdAt });
+    this.#changes?.publish(PROMPTS_TOPIC, key(organisation, id));
+    this.#latest.set(key(organisation, id), compiled);
+    this.#versions.set(key(organisation, id, 1), compiled);
+    return compiled;
+  }
+
+  /** Removes every version of a prompt; false when there was none. */
+  async delete(organisation: string, id: string): Promise<boolean> {
+    const removed = await this.store.run('DELETE FROM prompt_versions WHERE organisation_id = ? AND prompt_id = ?', [organisation, id]);
+    // Version numbers start again at 1 if the id is reused: no instance may keep the old ones.
+    this.#changes?.publish(PROMPTS_TOPIC, key(organisation, id));
+    this.#forget(key(organisation, id));
+    return removed.changes > 0;
   }
 
   async latest(organisation: string, id: string): Promise<CompiledPrompt | undefined> {
@@ -108,6 +150,12 @@ export class PromptStore {
     const compiled = this.#compile(id, row);
     this.#versions.set(key(organisation, id, version), compiled);
     return compiled;
+  }
+
+  /** Drops a prompt's cached versions too: after a delete its numbers may be reused. */
+  #forget(promptKey: string): void {
+    this.#latest.delete(promptKey);
+    this.#versions.deleteWhere((k) => k.startsWith(`${promptKey}\u0000`));
   }
 
   #compile(id: string, row: Row): CompiledPrompt {

@@ -1,6 +1,7 @@
 /**
  * Bodies of the prompt routes, compiled once:
  *   PUT    /v1/prompts/:id           { model, messages | prompt, ...hyperparameters, patch? }
+ *   POST   /v1/prompts               { id?, model, messages | prompt, ...hyperparameters }
  *   POST   /v1/prompts/:id/render    { variables, version?, ...hyperparameters }  (spec §4.13)
  * Hyperparameters are checked with the ranges of spec §8 so that a rendered body is one the
  * inference endpoints accept; unknown fields pass on (providers add parameters over time).
@@ -78,6 +79,18 @@ export function putIssue(body: Record<string, unknown>): Issue | undefined {
   const fields: Record<string, unknown> = body;
   for (const key of RESERVED_KEYS) {
     if (key !== 'patch' && fields[key] !== undefined) return { path: key, rule: 'is not a template field' };
+  }
+  return undefined;
+}
+
+/** A POST body: an optional id, then the template (no patch: there is nothing to backfill from). */
+export function createIssue(body: Record<string, unknown>): Issue | undefined {
+  const id = body['id'];
+  if (id !== undefined && (typeof id !== 'string' || !PROMPT_ID_PATTERN.test(id))) {
+    return { path: 'id', rule: 'must be 1 to 128 letters, digits, _ . or -' };
+  }
+  for (const key of RESERVED_KEYS) {
+    if (key !== 'id' && body[key] !== undefined) return { path: key, rule: 'is not a template field' };
   }
   return undefined;
 }

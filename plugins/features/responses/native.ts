@@ -8,10 +8,11 @@
  * stream up to its headers (408). Unreachable provider or a body that is not its protocol: 502.
  */
 import {
-  baseUrlOf, compile, Errors, GatewayError, parseJsonBytes, providerErrorFromBody, StringEnum, Type, withOpenAICredentials,
+  baseUrlOf, compile, Errors, GatewayError, parseJsonBytes, providerErrorFromBody, StringEnum, Type,
   type ConfigNode, type RequestContext, type Transport,
 } from '../../../core/index.js';
 import { RESPONSE_STATUSES } from './schemas.js';
+import { withOpenAICredentials } from '../../../providers/openai/credentials.js';
 
 export interface NativeTarget {
   provider: string;

@@ -4,9 +4,10 @@
  * Answers are never changed in place (a cached answer may be shared): new objects are built.
  */
 import {
-  asBuffer, ByteSlab, GatewayError, guardrailDenied, hookResultsJson, JsonPayload,
-  type GatewayResponse, type HookResult, type HookResults, type Outcome,
+  asBuffer, GatewayError, guardrailDenied, JsonPayload, type GatewayResponse, type HookResult, type HookResults,
+  type Outcome,
 } from '../../../core/index.js';
+import { ByteSlab } from './byte-slab.js';
 
 /** A guardrail status for an answer whose hooks failed without deny. */
 export const HOOKS_FAILED_STATUS = 246;
@@ -63,7 +64,7 @@ export function withHookResults(json: JsonPayload, results: HookResults, changed
 }
 
 function addedText(results: HookResults, empty: boolean): string {
-  return `${empty ? '' : ','}"hook_results":${hookResultsJson(results)}}`;
+  return `${empty ? '' : ','}"hook_results":${JSON.stringify(results)}}`;
 }
 
 const OPEN = 0x7b; // {

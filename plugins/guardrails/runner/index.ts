@@ -12,6 +12,7 @@ import {
 } from '../../../core/index.js';
 import { PlanCompiler } from './plan.js';
 import { GuardrailRunner } from './runner.js';
+import { GUARDRAILS_CONFIG } from './config-keys.js';
 
 const Options = Type.Object({
   /** Time a check may take unless its params say otherwise (`timeout`); then it counts as errored. */
@@ -35,6 +36,7 @@ export default class GuardrailsRunnerPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'guardrails.runner',
     description: 'Runs hooks and guardrails (before_request_hooks, input/output_guardrails, after_request_hooks)',
+    config: GUARDRAILS_CONFIG,
     options: Options,
   };
 

@@ -12,6 +12,7 @@
  * client asked for `stream_options.include_usage`, the tail where the usage chunk is (without
  * that option a stream's tokens are unknown: null). Bodies only with `recordBodies`, redacted.
  * Cost comes from `PricingService` (policy.usage-limits) when loaded, else null; a cache hit costs 0.
+ * The serving integration's `pricing_adjustments.multiplier` applies (the pricing service reads it).
  * The `RequestLogsService` (contract.ts, service.ts) serves analytics and metrics.
  */
 import {

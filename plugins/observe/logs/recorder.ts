@@ -161,7 +161,7 @@ function costOf(pricing: Pricing | undefined, e: PendingLog): number | null {
   if (e.cacheStatus === 'HIT' || e.cacheStatus === 'SEMANTIC HIT') return 0;
   if (!pricing || !e.usage || !e.provider || !e.model) return null;
   try {
-    const cost = pricing.cost(e.provider, e.model, e.usage);
+    const cost = pricing.cost(e.provider, e.model, e.usage, e.integration, e.organisationId);
     return typeof cost === 'number' && Number.isFinite(cost) ? cost : null;
   } catch {
     return null;

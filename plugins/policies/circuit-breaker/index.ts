@@ -13,6 +13,7 @@
  */
 import { Services, WrapStage, changesIn, type Plugin, type PluginApi, type StateStore } from '../../../core/index.js';
 import { BreakerTable } from './table.js';
+import { CIRCUIT_BREAKER_CONFIG } from './config-keys.js';
 
 export const CIRCUITS_TOPIC = 'circuits';
 
@@ -22,7 +23,7 @@ export const MAX_COOLDOWN_MS = 24 * 60 * 60_000;
 const STORE_WARNING_INTERVAL_MS = 10_000;
 
 export default class CircuitBreakerPlugin implements Plugin {
-  static readonly manifest = { id: 'policy.circuit-breaker', description: 'Circuit breaker per target (cb_config)', requires: [Services.State] };
+  static readonly manifest = { id: 'policy.circuit-breaker', description: 'Circuit breaker per target (cb_config)', requires: [Services.State], config: CIRCUIT_BREAKER_CONFIG };
 
   apply(api: PluginApi): void {
     if (!api.services.has(Services.State)) {

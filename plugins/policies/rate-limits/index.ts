@@ -12,16 +12,17 @@
  * so several instances share one exact limit).
  */
 import {
-  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Type,
+  Services, MAX_TIMER_MS, markSkippedCheck, Stage, Type,
   changesIn, type Plugin, type PluginApi, type StateStore, type Static,
 } from '../../../core/index.js';
 import { DirectoryService } from '../../admin/workspaces/contract.js';
+import { SkippedCheckLog } from '../limits-common/check-timeout.js';
+import { PolicyIndex } from '../limits-common/policy-index.js';
+import { Workspaces } from '../limits-common/scope.js';
+import { meterStream } from '../limits-common/usage.js';
 import { compilePolicy, HeadersKey, RateLimiter, TokenCountersKey, type ActiveRateLimit } from './limiter.js';
-import { PolicyIndex } from '../../../core/index.js';
 import { RateLimitPolicyStore, type RateLimitPolicy } from './policy-store.js';
 import { registerRoutes } from './routes.js';
-import { Workspaces } from '../../../core/index.js';
-import { meterStream } from '../../../core/index.js';
 
 const Options = Type.Object({
   /** How often policies are re-read from the store (changes made through other instances); 0: never. */

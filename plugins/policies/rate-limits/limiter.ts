@@ -10,10 +10,13 @@
  * Allowed answers carry the tightest matching policy's x-ratelimit-limit / -remaining / -reset
  * (seconds until its window ends); refusals are 429 with Retry-After and the same headers.
  */
-import {
-  compileMatcher, enforceApplicable, Errors, requestKey, usageOf, wallNow as now, withCheckTimeout,
-  type GatewayResponse, type Matcher, type PolicyIndex, type RequestContext, type StateStore, type Workspaces,
-} from '../../../core/index.js';
+import { Errors, requestKey, wallNow as now, type GatewayResponse, type RequestContext, type StateStore } from '../../../core/index.js';
+import { enforceApplicable } from '../limits-common/applicable.js';
+import { withCheckTimeout } from '../limits-common/check-timeout.js';
+import { compileMatcher, type Matcher } from '../limits-common/conditions.js';
+import type { PolicyIndex } from '../limits-common/policy-index.js';
+import type { Workspaces } from '../limits-common/scope.js';
+import { usageOf } from '../limits-common/usage.js';
 import type { RateLimitPolicy } from './policy-store.js';
 import { secondsUntil, UNIT_NAME, windowAt, type Window } from './windows.js';
 

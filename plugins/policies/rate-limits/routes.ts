@@ -3,7 +3,10 @@
  * create, list (?status, ?type, ?workspace_id, paging), get, update (name, conditions, group_by,
  * type, unit, value → the policy) and delete (archive). Records are answered as stored.
  */
-import { registerPolicyRoutes, type PolicyIndex, type Router, type Workspaces } from '../../../core/index.js';
+import type { Router } from '../../../core/index.js';
+import type { PolicyIndex } from '../limits-common/policy-index.js';
+import { registerPolicyRoutes } from '../limits-common/policy-routes.js';
+import type { Workspaces } from '../limits-common/scope.js';
 import { OBJECT, type RateLimitPolicy, type RateLimitPolicyStore } from './policy-store.js';
 import { createIssues, createValidator, updateIssues, updateValidator } from './schemas.js';
 

@@ -1,6 +1,6 @@
 /** Bodies of the rate-limit policy routes (spec §2.2, §4.15), compiled once. */
 import { compile, StringEnum, Type, type Static } from '../../../core/index.js';
-import { ConditionsSchema, GroupBysSchema, groupByIssues } from '../../../core/index.js';
+import { ConditionsSchema, GroupBysSchema, groupByIssues } from '../limits-common/conditions.js';
 
 const Name = Type.Union([Type.String({ maxLength: 255 }), Type.Null()], { errorMessage: 'must be a string of at most 255 characters, or null' });
 const LimitType = StringEnum(['requests', 'tokens']);

@@ -6,9 +6,10 @@
  */
 import { WrapStage, type Plugin, type PluginApi } from '../../../core/index.js';
 import { withTimeout } from './runner.js';
+import { REQUEST_TIMEOUT_CONFIG } from './config-keys.js';
 
 export default class RequestTimeoutPlugin implements Plugin {
-  static readonly manifest = { id: 'policy.request-timeout', description: 'Per-try request_timeout (408)' };
+  static readonly manifest = { id: 'policy.request-timeout', description: 'Per-try request_timeout (408)', config: REQUEST_TIMEOUT_CONFIG };
 
   apply(api: PluginApi): void {
     api.hooks.wrapAttempt.tap({ name: api.id, stage: WrapStage.TIMEOUT }, (run, target) => {

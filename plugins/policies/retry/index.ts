@@ -12,6 +12,7 @@
  */
 import { MAX_TIMER_MS, Type, WrapStage, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { withRetries, type RetryTiming } from './runner.js';
+import { RETRY_CONFIG } from './config-keys.js';
 
 const Options = Type.Object({
   /** Back-off before the first retry is drawn from [0, baseDelayMs); doubles per retry. */
@@ -25,7 +26,7 @@ const Options = Type.Object({
 export type RetryOptions = Static<typeof Options>;
 
 export default class RetryPlugin implements Plugin<RetryOptions> {
-  static readonly manifest = { id: 'policy.retry', description: 'Retries with exponential back-off and Retry-After', options: Options };
+  static readonly manifest = { id: 'policy.retry', description: 'Retries with exponential back-off and Retry-After', options: Options, config: RETRY_CONFIG };
 
   apply(api: PluginApi<RetryOptions>): void {
     const timing: RetryTiming = { ...api.options, random: () => Math.random() };

@@ -12,13 +12,14 @@
  * recorded (GET /v1/policies/usage-limits/:id/alerts). Raising a policy's credit_limit or
  * alert_threshold starts a new alert epoch, so its alerts can fire again (v1.11.0).
  */
-import {
-  enforceApplicable, Errors, requestKey, usageOf, wallNow as now, withCheckTimeout,
-  type GatewayResponse, type Logger, type PolicyIndex, type RequestContext, type StateStore, type TokenUsage, type Workspaces,
-} from '../../../core/index.js';
-import type { Integrations } from '../../admin/integrations/contract.js';
+import { Errors, requestKey, wallNow as now, type GatewayResponse, type Logger, type RequestContext, type StateStore } from '../../../core/index.js';
+import { enforceApplicable } from '../limits-common/applicable.js';
+import { withCheckTimeout } from '../limits-common/check-timeout.js';
+import type { PolicyIndex } from '../limits-common/policy-index.js';
+import type { Workspaces } from '../limits-common/scope.js';
+import { usageOf, type TokenUsage } from '../limits-common/usage.js';
 import type { AlertKind, StoredUsageLimit, UsageLimitStore } from './policy-store.js';
-import type { PriceTable } from './pricing.js';
+import { multipliersOf, type IntegrationPricing, type PriceTable } from './pricing.js';
 import { periodAt, type Period } from './schedule.js';
 import { unitOf, type ActiveUsageLimit } from './view.js';
 
@@ -29,8 +30,7 @@ const GRACE_MS = 60_000;
 /** The limits a request matched, to meter its answer against. */
 const PendingKey = requestKey<Pending[]>('usage-limits.pending');
 
-/** The part of the integrations service used here. */
-export type IntegrationPricing = Pick<Integrations, 'pricingMultiplier' | 'forTarget'>;
+export type { IntegrationPricing } from './pricing.js';
 
 interface Pending {
   active: ActiveUsageLimit;
@@ -132,16 +132,10 @@ export class Budgets {
 
   /** USD of an answer: list price, scaled by the serving integration's multipliers. */
   costOf(ctx: RequestContext, usage: TokenUsage): number {
-    let input = 1;
-    let output = 1;
     const integrations = this.deps.integrations();
     const slug = integrations && integrationOf(ctx, integrations);
-    if (integrations && slug) {
-      const organisationId = ctx.principal?.organisationId;
-      input = multiplier(integrations.pricingMultiplier(slug, 'input', organisationId));
-      output = multiplier(integrations.pricingMultiplier(slug, 'output', organisationId));
-    }
-    return this.deps.prices.cost(usage.model, usage.promptTokens, usage.completionTokens, input, output) ?? 0;
+    const m = multipliersOf(integrations, slug, ctx.principal?.organisationId);
+    return this.deps.prices.cost(usage.model, usage.promptTokens, usage.completionTokens, m.input, m.output) ?? 0;
   }
 
   async #add(p: Pending, amount: number): Promise<void> {
@@ -167,10 +161,6 @@ export class Budgets {
       period_start: p.period.start === null ? null : new Date(p.period.start).toISOString(),
     });
   }
-}
-
-function multiplier(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 1;
 }
 
 /** The integration that served the request: the routed target's, else the `@slug` or virtual key the client named. */

@@ -16,10 +16,16 @@ export interface TokenCounts {
   completion_tokens?: number | null;
 }
 
-/** List prices (no integration multiplier). */
+/** Prices, scaled by the multipliers of the integration that served a request. */
 export interface Pricing {
-  /** USD for `usage` of `model`, or null when the model has no price. */
-  cost(provider: string | null | undefined, model: string | null | undefined, usage: TokenCounts | null | undefined): number | null;
+  /**
+   * USD for `usage` of `model`, or null when the model has no price; `integration` (id, slug or
+   * `@slug`, as the request log keeps it) applies its `pricing_adjustments.multiplier`.
+   */
+  cost(
+    provider: string | null | undefined, model: string | null | undefined, usage: TokenCounts | null | undefined,
+    integration?: string | null, organisationId?: string | null,
+  ): number | null;
   priceOf(model: string): Price | undefined;
 }
 

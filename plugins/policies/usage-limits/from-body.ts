@@ -2,7 +2,8 @@
  * How a create or update body becomes a stored row or its changes: schedule anchors, the rules
  * across fields that need the stored policy, and when alerts and periods start over.
  */
-import { Errors, wallNow as now, type PolicyOwner, type ResolveConditions } from '../../../core/index.js';
+import { Errors, wallNow as now } from '../../../core/index.js';
+import type { PolicyOwner, ResolveConditions } from '../limits-common/policy-routes.js';
 import type { NewUsageLimit, StoredUsageLimit, UsageLimitChanges } from './policy-store.js';
 import { defaultAnchor, utcMidnight, type PeriodicReset } from './schedule.js';
 import { settledIssues, type CreateBody, type UpdateBody } from './schemas.js';

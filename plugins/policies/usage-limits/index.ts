@@ -12,19 +12,20 @@
  * Provides `PricingService` (contract.ts) for the logs.
  */
 import {
-  Services, MAX_TIMER_MS, markSkippedCheck, SkippedCheckLog, Stage, Type,
+  Services, MAX_TIMER_MS, markSkippedCheck, Stage, Type,
   changesIn, type Plugin, type PluginApi, type StateStore, type Static,
 } from '../../../core/index.js';
 import { DirectoryService } from '../../admin/workspaces/contract.js';
 import { IntegrationsService } from '../../admin/integrations/contract.js';
+import { SkippedCheckLog } from '../limits-common/check-timeout.js';
+import { PolicyIndex } from '../limits-common/policy-index.js';
+import { Workspaces } from '../limits-common/scope.js';
+import { meterStream } from '../limits-common/usage.js';
 import { Budgets } from './budget.js';
 import { PricingService } from './contract.js';
-import { PolicyIndex } from '../../../core/index.js';
 import { UsageLimitStore, type StoredUsageLimit } from './policy-store.js';
 import { PriceTable, pricingService } from './pricing.js';
 import { registerRoutes } from './routes.js';
-import { Workspaces } from '../../../core/index.js';
-import { meterStream } from '../../../core/index.js';
 import { compileUsageLimit, type ActiveUsageLimit } from './view.js';
 
 const Price = Type.Object({
@@ -68,8 +69,10 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
     index.follow(changesIn(api.services), 'policies.usage-limits', onReloadError);
     index.startRefresh(api.options.refreshIntervalMs, onReloadError);
 
+    // Looked up at first use: admin.integrations may be applied after this plugin, or not at all.
+    const integrationPricing = () => api.services.find(IntegrationsService);
     const prices = new PriceTable(api.options.prices);
-    api.services.provide(PricingService, pricingService(prices));
+    api.services.provide(PricingService, pricingService(prices, integrationPricing));
 
     const workspaces = new Workspaces(() => api.services.find(DirectoryService));
     let state: StateStore | undefined;
@@ -83,7 +86,7 @@ export default class UsageLimitsPlugin implements Plugin<Options> {
       workspaces,
       records,
       prices,
-      integrations: () => api.services.find(IntegrationsService),
+      integrations: integrationPricing,
       failOpen: api.options.failOpen,
       checkTimeoutMs: api.options.checkTimeoutMs,
       onCheckSkipped: (ctx, error) => {

@@ -3,7 +3,9 @@
  * conditions and group_by JSON text. SQL is portable (SQLite, PostgreSQL): `?` placeholders only.
  */
 import { randomUUID } from 'node:crypto';
-import { PolicyTable, wallNow as now, type Condition, type GroupBy, type RecordStore } from '../../../core/index.js';
+import { wallNow as now, type RecordStore } from '../../../core/index.js';
+import type { Condition, GroupBy } from '../limits-common/conditions.js';
+import { PolicyTable } from '../limits-common/policy-table.js';
 import type { PeriodicReset } from './schedule.js';
 
 export const OBJECT = 'policy_usage_limits';

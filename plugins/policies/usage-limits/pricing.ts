@@ -6,10 +6,12 @@
  * `anthropic.` / `us.anthropic.` ...) are dropped, so dated versions (`gpt-4o-2024-08-06`) price
  * as their family. Unknown models cost 0 for usage limits (and `null`, "unknown", for logs).
  * Cached-token discounts are not applied. An integration's `pricing_adjustments.multiplier`
- * (per token class `input` / `output`) scales the price.
+ * (per token class `input` / `output`) scales the price, for usage limits and request logs alike.
  *
- * Provided as `PricingService` (contract.ts) → `cost(provider, model, usage)` for the request logs.
+ * Provided as `PricingService` (contract.ts) → `cost(provider, model, usage, integration?, organisationId?)`
+ * for the request logs (and, through them, analytics and metrics).
  */
+import type { Integrations } from '../../admin/integrations/contract.js';
 import type { Price, Pricing, TokenCounts } from './contract.js';
 
 export type { Price, TokenCounts };
@@ -95,12 +97,42 @@ export class PriceTable {
   }
 }
 
-/** The `PricingService`: list price of an answer (no integration multiplier). */
-export function pricingService(table: PriceTable): Pricing {
+/** The part of the integrations service used for prices. */
+export type IntegrationPricing = Pick<Integrations, 'pricingMultiplier' | 'forTarget'>;
+
+export interface Multipliers {
+  input: number;
+  output: number;
+}
+
+const NO_MULTIPLIERS: Multipliers = Object.freeze({ input: 1, output: 1 });
+
+/** An integration's (id, slug or `@slug`) price multipliers; 1 when unknown or not a usable number. */
+export function multipliersOf(integrations: Pick<Integrations, 'pricingMultiplier'> | undefined, ref: string | null | undefined, organisationId?: string): Multipliers {
+  if (!integrations || !ref) return NO_MULTIPLIERS;
+  return {
+    input: multiplier(integrations.pricingMultiplier(ref, 'input', organisationId)),
+    output: multiplier(integrations.pricingMultiplier(ref, 'output', organisationId)),
+  };
+}
+
+function multiplier(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 1;
+}
+
+/**
+ * The `PricingService`: the cost of an answer, scaled by the multipliers of the
+ * integration that served it (`integration`: its id, slug or `@slug`, as the request log keeps it).
+ */
+export function pricingService(table: PriceTable, integrations: () => Pick<Integrations, 'pricingMultiplier'> | undefined): Pricing {
   return Object.freeze({
-    cost(_provider: string | null | undefined, model: string | null | undefined, usage: TokenCounts | null | undefined): number | null {
+    cost(
+      _provider: string | null | undefined, model: string | null | undefined, usage: TokenCounts | null | undefined,
+      integration?: string | null, organisationId?: string | null,
+    ): number | null {
       if (!usage) return null;
-      return table.cost(model ?? undefined, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0) ?? null;
+      const m = multipliersOf(integrations(), integration, organisationId || undefined);
+      return table.cost(model ?? undefined, usage.prompt_tokens ?? 0, usage.completion_tokens ?? 0, m.input, m.output) ?? null;
     },
     priceOf: (model: string) => table.priceOf(model),
   });

@@ -6,10 +6,10 @@
  *   GET    /v1/policies/usage-limits/:id/alerts   the alerts raised, newest last (paginated)
  * GET and LIST expose periodic_reset, periodic_reset_days, next_usage_reset_at and last_reset_at (view.ts).
  */
-import {
-  json, listPage, pageOf, registerPolicyRoutes, wallNow as now,
-  type PolicyIndex, type Router, type StateStore, type Workspaces,
-} from '../../../core/index.js';
+import { json, listPage, pageOf, wallNow as now, type Router, type StateStore } from '../../../core/index.js';
+import type { PolicyIndex } from '../limits-common/policy-index.js';
+import { registerPolicyRoutes } from '../limits-common/policy-routes.js';
+import type { Workspaces } from '../limits-common/scope.js';
 import { alertKey, usageKey } from './budget.js';
 import { newUsageLimit, usageLimitChanges } from './from-body.js';
 import { OBJECT, type AlertKind, type StoredUsageLimit, type UsageLimitStore } from './policy-store.js';

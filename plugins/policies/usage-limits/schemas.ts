@@ -1,6 +1,6 @@
 /** Bodies of the usage-limit policy routes, compiled once; rules across fields in `*Issues`. */
 import { compile, isDateInRange, StringEnum, Type, type Issue, type Static } from '../../../core/index.js';
-import { ConditionsSchema, GroupBysSchema, groupByIssues } from '../../../core/index.js';
+import { ConditionsSchema, GroupBysSchema, groupByIssues } from '../limits-common/conditions.js';
 
 const Name = Type.Union([Type.String({ maxLength: 255 }), Type.Null()], { errorMessage: 'must be a string of at most 255 characters, or null' });
 const UsageType = StringEnum(['cost', 'tokens']);

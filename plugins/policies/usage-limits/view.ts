@@ -1,5 +1,5 @@
 /** A stored policy compiled for enforcement, and as the API shows it (schedule fields computed). */
-import { compileMatcher, type Matcher } from '../../../core/index.js';
+import { compileMatcher, type Matcher } from '../limits-common/conditions.js';
 import { OBJECT, type StoredUsageLimit } from './policy-store.js';
 import { periodAt, type Schedule } from './schedule.js';
 

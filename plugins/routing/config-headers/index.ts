@@ -25,7 +25,7 @@ export default class ConfigHeadersPlugin implements Plugin<Static<typeof Options
   apply(api: PluginApi<Static<typeof Options>>): void {
     const maxJsonDepth = api.settings.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
     const parsed = new ParsedConfigCache(api.options.parsedConfigCacheSize, maxJsonDepth);
-    const headerConfigs = new HeaderConfigs(api.options.parsedConfigCacheSize, maxJsonDepth);
+    const headerConfigs = new HeaderConfigs(api.configKeys, api.options.parsedConfigCacheSize, maxJsonDepth);
     api.hooks.resolveConfig.tap({ name: api.id, stage: Stage.CONFIG }, (current, ctx) => {
       if (current !== undefined) return current;
       return configFromHeaders(ctx, parsed, headerConfigs);

@@ -8,11 +8,13 @@
  */
 import { Stage, type ConfigNode, type Issue, type Plugin, type PluginApi } from '../../../core/index.js';
 import { allowedNames, checkedNames, forwardRule, listedInConnection, remember } from './header-rules.js';
+import { FORWARD_HEADERS_CONFIG } from './config-keys.js';
 
 export default class ForwardHeadersPlugin implements Plugin {
   static readonly manifest = {
     id: 'route.forward-headers',
     description: 'forward_headers: named client headers passed to the provider',
+    config: FORWARD_HEADERS_CONFIG,
   };
 
   apply(api: PluginApi): void {

@@ -7,6 +7,7 @@
 import { Stage, type ConfigNode, type Issue, type Plugin, type PluginApi } from '../../../core/index.js';
 import { dropPathRule, dropPlan, hasPlan } from './drop-paths.js';
 import { shapeBody } from './shape.js';
+import { PARAMS_CONFIG } from './config-keys.js';
 
 const STREAM_RULE = 'cannot be set by config: "stream" is the client\'s choice (the gateway reads it to choose the answer format)';
 
@@ -14,6 +15,7 @@ export default class ParamsPlugin implements Plugin {
   static readonly manifest = {
     id: 'route.params',
     description: 'override_params, default_params and drop_params per target',
+    config: PARAMS_CONFIG,
   };
 
   apply(api: PluginApi): void {

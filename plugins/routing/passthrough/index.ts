@@ -14,6 +14,7 @@
  * are refused too (the body is not rewritten); inherited from a parent, they are not applied.
  */
 import { Stage, type ConfigNode, type Issue, type Plugin, type PluginApi } from '../../../core/index.js';
+import { PASSTHROUGH_CONFIG } from './config-keys.js';
 
 const REWRITES = ['default_params', 'drop_params'] as const;
 const NO_PROVIDER = 'is required with passthrough: set provider (or virtual_key) in the config, or send x-gw-provider with Authorization';
@@ -22,6 +23,7 @@ export default class PassthroughPlugin implements Plugin {
   static readonly manifest = {
     id: 'route.passthrough',
     description: 'passthrough: the client body forwarded untouched to the request\'s provider',
+    config: PASSTHROUGH_CONFIG,
   };
 
   apply(api: PluginApi): void {

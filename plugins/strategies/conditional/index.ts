@@ -9,6 +9,7 @@ import {
 } from '../../../core/index.js';
 import { ConditionalCompiler, type CompiledConditional } from './compiled.js';
 import { RegexCache } from './regex-cache.js';
+import { CONDITIONAL_CONFIG } from './config-keys.js';
 
 const Options = Type.Object({
   /** How deeply `$and` / `$or` may nest in one query. */
@@ -49,6 +50,7 @@ export default class ConditionalStrategyPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'strategy.conditional',
     description: 'Routes by queries over metadata, params and url',
+    config: CONDITIONAL_CONFIG,
     options: Options,
   };
 

@@ -8,6 +8,7 @@
  */
 import { releaseOutcome, type Plugin, type PluginApi, type Strategy } from '../../../core/index.js';
 import { statusCodesFor, triggersFallback } from './triggers.js';
+import { FALLBACK_CONFIG } from './config-keys.js';
 
 export const fallbackStrategy: Strategy = {
   mode: 'fallback',
@@ -27,7 +28,7 @@ export const fallbackStrategy: Strategy = {
 };
 
 export default class FallbackStrategyPlugin implements Plugin {
-  static readonly manifest = { id: 'strategy.fallback', description: 'Tries targets in order until one succeeds' };
+  static readonly manifest = { id: 'strategy.fallback', description: 'Tries targets in order until one succeeds', config: FALLBACK_CONFIG };
 
   apply(api: PluginApi): void {
     api.registries.strategies.register(fallbackStrategy.mode, fallbackStrategy, api.id);

@@ -1,12 +1,15 @@
 /** HeaderConfigs: the same headers give the very same frozen config (validated once by the kernel); anything else a new one. */
 import { expect } from 'chai';
 import { BoundedMap, HeaderConfigs } from '../../../core/index.js';
+import { builtinConfigKeys } from '../../helpers/config-keys.js';
+
+const keys = await builtinConfigKeys();
 
 describe('HeaderConfigs', () => {
   const direct = (key = 'sk-1') => ({ 'x-gw-provider': 'openai', authorization: `Bearer ${key}`, 'x-gw-custom-host': 'http://h/v1', 'content-type': 'application/json' });
 
   it('answers the same frozen fields object for the same header values', () => {
-    const memo = new HeaderConfigs();
+    const memo = new HeaderConfigs(keys);
     const a = memo.fields(direct(), false);
     const b = memo.fields({ ...direct(), 'x-gw-trace-id': 'other', 'user-agent': 'x' }, false);
     expect(a).to.deep.equal({ provider: 'openai', custom_host: 'http://h/v1', api_key: 'sk-1' });
@@ -15,7 +18,7 @@ describe('HeaderConfigs', () => {
   });
 
   it('tells apart other values, another key and whether a config came with them', () => {
-    const memo = new HeaderConfigs();
+    const memo = new HeaderConfigs(keys);
     const a = memo.fields(direct(), false);
     expect(memo.fields(direct('sk-2'), false)).to.not.equal(a);
     expect(memo.fields(direct('sk-2'), false)!['api_key']).to.equal('sk-2');
@@ -24,13 +27,13 @@ describe('HeaderConfigs', () => {
   });
 
   it('keeps refusing a bad header (errors are not remembered as configs)', () => {
-    const memo = new HeaderConfigs();
+    const memo = new HeaderConfigs(keys);
     for (let i = 0; i < 2; i++) expect(() => memo.fields({ 'x-gw-retry': 'x' }, false)).to.throw(/x-gw-retry/);
     expect(() => memo.fields({ 'x-gw-unknown-thing': '1' }, false)).to.throw(/not a known x-gw- header/);
   });
 
   it('merges header fields beneath a config once per pair, frozen, config keys on top', () => {
-    const memo = new HeaderConfigs();
+    const memo = new HeaderConfigs(keys);
     const config = Object.freeze({ retry: { attempts: 2 }, provider: 'openai' });
     const fields = memo.fields(direct(), true);
     const merged = memo.beneath(fields, config);
@@ -42,7 +45,7 @@ describe('HeaderConfigs', () => {
   });
 
   it('is bounded: the oldest entries go first', () => {
-    const memo = new HeaderConfigs(2);
+    const memo = new HeaderConfigs(keys, 2);
     const first = memo.fields(direct('a'), false);
     memo.fields(direct('b'), false);
     memo.fields(direct('c'), false);

@@ -2,6 +2,9 @@
 import { expect } from 'chai';
 import { deepFreeze, type ConfigNode } from '../../../core/index.js';
 import { RouteSettings } from '../../../core/config/route-settings.js';
+import { builtinConfigKeys } from '../../helpers/config-keys.js';
+
+const keys = await builtinConfigKeys();
 
 describe('RouteSettings', () => {
   const config = (): ConfigNode => ({
@@ -11,7 +14,7 @@ describe('RouteSettings', () => {
   });
 
   it('keeps the settings of a frozen config: the same frozen target for the same place', () => {
-    const memo = new RouteSettings();
+    const memo = new RouteSettings(keys);
     const root = deepFreeze(config());
     const top = memo.settings(undefined, root, 'config', false);
     const down = memo.passedDown(root, top);
@@ -24,7 +27,7 @@ describe('RouteSettings', () => {
   });
 
   it('makes fresh objects for an unfrozen config, with $path on leaves', () => {
-    const memo = new RouteSettings();
+    const memo = new RouteSettings(keys);
     const root = config();
     const leaf = memo.settings(undefined, root.targets![1]!, 'config.targets[1]', true);
     expect(memo.settings(undefined, root.targets![1]!, 'config.targets[1]', true)).to.not.equal(leaf);
@@ -33,7 +36,7 @@ describe('RouteSettings', () => {
   });
 
   it('does not hand out kept settings for another parent or place', () => {
-    const memo = new RouteSettings();
+    const memo = new RouteSettings(keys);
     const node = deepFreeze({ provider: 'openai' } as ConfigNode);
     const a = memo.settings(deepFreeze({ api_key: 'x' }), node, 'config.targets[0]', true);
     const b = memo.settings(deepFreeze({ api_key: 'y' }), node, 'config.targets[0]', true);

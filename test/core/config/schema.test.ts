@@ -1,8 +1,12 @@
 import { expect } from 'chai';
-import { checkConfig, ConfigSchema } from '../../../core/config/schema.js';
-import { ConfigFields, ConfigFieldNames } from '../../../core/config/fields.js';
 import { Value, type TSchema } from '../../../core/schema.js';
 import type { Issue } from '../../../core/schema.js';
+import { builtinConfigKeys } from '../../helpers/config-keys.js';
+
+/** The route config as a gateway with every built-in plugin assembles it. */
+const keys = await builtinConfigKeys();
+const checkConfig = (value: unknown): Issue[] => keys.check(value);
+const ConfigSchema = keys.schema;
 
 type Cfg = Record<string, unknown>;
 
@@ -27,7 +31,7 @@ function expectIssue(config: unknown, path: string, rule?: string | RegExp): Iss
 /** A loadbalance node over the given targets. */
 const lb = (...targets: Cfg[]): Cfg => ({ strategy: { mode: 'loadbalance' }, targets });
 
-describe('core/config/schema checkConfig', () => {
+describe('the config check as every built-in assembles it', () => {
   describe('root', () => {
     for (const value of [null, undefined, 'x', 42, true, [], [BASE]]) {
       it(`rejects ${JSON.stringify(value)} as not an object`, () => {
@@ -584,12 +588,13 @@ describe('core/config/schema checkConfig', () => {
   });
 });
 
-describe('core/config/fields ConfigFields', () => {
+describe('assembled header fields', () => {
   const properties = (ConfigSchema as unknown as { properties: Record<string, TSchema> }).properties;
+  const fields = [...keys.headerFields.values()];
 
-  it('lists exactly the top-level keys of ConfigSchema', () => {
-    expect([...ConfigFieldNames].sort()).to.deep.equal(Object.keys(properties).sort());
-    expect(ConfigFieldNames).to.deep.equal(Object.keys(ConfigFields));
+  it('let a header set exactly the top-level keys of the assembled schema, except the tree', () => {
+    expect(fields.map((f) => f.field).sort()).to.deep.equal(Object.keys(properties).filter((k) => k !== 'targets' && k !== 'strategy').sort());
+    expect(keys.keys.slice().sort()).to.deep.equal(Object.keys(properties).sort());
   });
 
   it('gives each key the wire kind of its schema', () => {
@@ -603,13 +608,10 @@ describe('core/config/fields ConfigFields', () => {
       if (s['anyOf']) return 'string'; // string enums
       return String(s['type']);
     };
-    for (const [key, schema] of Object.entries(properties)) {
-      expect(ConfigFields[key], key).to.equal(kindOf(schema));
-    }
+    for (const { field, kind } of fields) expect(kind, field).to.equal(kindOf(properties[field]!));
   });
 
-  it('is frozen', () => {
-    expect(Object.isFrozen(ConfigFields)).to.equal(true);
-    expect(Object.isFrozen(ConfigFieldNames)).to.equal(true);
+  it('names each header after its key', () => {
+    for (const [header, { field }] of keys.headerFields) expect(header).to.equal('x-gw-' + field.replace(/_/g, '-').toLowerCase());
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { UndiciTransport, type Runtime } from '../../../core/index.js';
+import { type Runtime } from '../../../core/index.js';
+import { UndiciTransport } from '../../../core/transport.js';
 import { createJwtCheck } from '../../../guardrails/jwt/check.js';
 import JwtGuardrail from '../../../guardrails/jwt/index.js';
 import type { JwtParams } from '../../../guardrails/jwt/params.js';

@@ -2,6 +2,9 @@
 import { expect } from 'chai';
 import { canonicalJson, type Target } from '../../../../core/index.js';
 import { cacheKey, canonicalBody, providerIdentity } from '../../../../plugins/cache/core/key.js';
+import { builtinConfigKeys } from '../../../helpers/config-keys.js';
+
+const keys = await builtinConfigKeys();
 
 const target = (fields: Record<string, unknown>): Target => {
   const t = { ...fields };
@@ -10,7 +13,7 @@ const target = (fields: Record<string, unknown>): Target => {
 };
 const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], temperature: 0.5 };
 const keyOf = (b: Record<string, unknown>, t: Target, namespace?: string, endpoint = 'chatComplete') =>
-  cacheKey(endpoint, providerIdentity(t), namespace, canonicalBody(b));
+  cacheKey(endpoint, providerIdentity(t, keys), namespace, canonicalBody(b));
 const openai = target({ provider: 'openai', api_key: 'sk-secret-value', custom_host: 'http://127.0.0.1:1/v1', cache: { mode: 'simple' } });
 
 describe('cache key', () => {
@@ -48,7 +51,7 @@ describe('cache key', () => {
     const identity = providerIdentity(target({
       ...openai, Authorization: 'Bearer sk-auth-secret', cloudA_secret_access_key: 'aws-secret', cloudC_service_account_json: { private_key: 'pk' },
       retry: { attempts: 2 }, request_timeout: 100, name: 'primary',
-    }));
+    }), keys);
     for (const secret of ['sk-secret-value', 'sk-auth-secret', 'aws-secret', 'private_key']) expect(identity).to.not.include(secret);
     expect(identity).to.include('"provider":"openai"').and.include('"custom_host":"http://127.0.0.1:1/v1"').and.include('"api_key":"sha256:');
     expect(identity).to.not.include('retry').and.not.include('cache').and.not.include('primary');

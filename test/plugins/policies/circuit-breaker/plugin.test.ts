@@ -2,9 +2,12 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
 import {
-  createHooks, createLogger, createRegistries, createRootContainer, ServiceRegistry, Services, tapOnly,
+  ConfigKeys, createLogger, ServiceRegistry, Services,
   type Attempt, type AttemptRunner, type GatewaySettings, type Outcome, type PluginApi, type Target,
 } from '../../../../core/index.js';
+import { createHooks, tapOnly } from '../../../../core/hooks.js';
+import { createRegistries } from '../../../../core/registries.js';
+import { createRootContainer } from '../../../../core/di.js';
 import CircuitBreakerPlugin from '../../../../plugins/policies/circuit-breaker/index.js';
 import { RecordingStore } from './test-store.js';
 
@@ -21,6 +24,7 @@ function pluginApi() {
     options: {},
     settings: {} as GatewaySettings,
     logger: createLogger('silent'),
+    configKeys: new ConfigKeys([], createRegistries()),
   };
   return { api, hooks, services };
 }

@@ -103,7 +103,7 @@ describe('policy.rate-limits: routes', () => {
     ['a name over 255 characters', { ...POLICY, name: 'x'.repeat(256) }, 'body.name: must be a string of at most 255 characters, or null'],
     ['an unknown condition key', { ...POLICY, conditions: [{ key: 'model', value: 'gpt-4o' }] }, 'body.conditions.0.key: must be workspace_id, endpoint_type, api_key or metadata.<key>'],
     ['an empty condition value', { ...POLICY, conditions: [{ key: 'api_key', value: [] }] }, 'body.conditions.0.value: must be a non-empty string or a list of 1 to 100 non-empty strings'],
-    ['an unknown group_by key', { ...POLICY, group_by: [{ key: 'endpoint_type' }] }, 'body.group_by.0.key: must be api_key, workspace_id or metadata.<key>'],
+    ['an unknown group_by key', { ...POLICY, group_by: [{ key: 'endpoint_type' }] }, 'body.group_by.0.key: must be api_key, workspace_id, metadata.<key> or jwt.<claim>'],
     ['a group_by key twice', { ...POLICY, group_by: [{ key: 'api_key' }, { key: 'api_key' }] }, 'body.group_by.1.key: "api_key" is listed twice'],
     ['an unknown field', { ...POLICY, extra: true }, 'body.extra: is not an allowed key'],
   ];

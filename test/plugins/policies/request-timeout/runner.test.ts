@@ -3,9 +3,10 @@ import { getEventListeners } from 'node:events';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import {
-  createHooks, Errors, GatewayError, JsonPayload, tapOnly,
-  type Attempt, type AttemptRunner, type EndpointDef, type Outcome, type PluginApi, type RequestContext, type Target,
+  Errors, GatewayError, JsonPayload, type Attempt, type AttemptRunner, type EndpointDef, type Outcome,
+  type PluginApi, type RequestContext, type Target,
 } from '../../../../core/index.js';
+import { createHooks, tapOnly } from '../../../../core/hooks.js';
 import RequestTimeoutPlugin from '../../../../plugins/policies/request-timeout/index.js';
 import { withTimeout } from '../../../../plugins/policies/request-timeout/runner.js';
 

@@ -3,9 +3,10 @@ import { getEventListeners } from 'node:events';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import {
-  createHooks, Errors, JsonPayload, tapOnly,
-  type Attempt, type AttemptRunner, type EndpointDef, type Outcome, type PluginApi, type RequestContext, type Target,
+  Errors, JsonPayload, type Attempt, type AttemptRunner, type EndpointDef, type Outcome, type PluginApi,
+  type RequestContext, type Target,
 } from '../../../../core/index.js';
+import { createHooks, tapOnly } from '../../../../core/hooks.js';
 import RetryPlugin, { type RetryOptions } from '../../../../plugins/policies/retry/index.js';
 import { withRetries, type RetryConfig, type RetryTiming } from '../../../../plugins/policies/retry/runner.js';
 

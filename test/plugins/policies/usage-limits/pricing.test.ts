@@ -40,9 +40,32 @@ describe('policy.usage-limits: pricing', () => {
   });
 
   it('serves request logs: cost(provider, model, usage), null when unknown', () => {
-    const service = pricingService(table);
+    const service = pricingService(table, () => undefined);
     expect(service.cost('openai', 'gpt-4o-mini', { prompt_tokens: 1_000_000, completion_tokens: null })).to.be.closeTo(0.15, 1e-12);
     expect(service.cost('openai', 'unknown-model', { prompt_tokens: 10, completion_tokens: 10 })).to.equal(null);
     expect(service.cost('openai', 'gpt-4o', null)).to.equal(null);
+    // Without an integrations service an integration changes nothing.
+    expect(service.cost('openai', 'gpt-4o-mini', { prompt_tokens: 1_000_000, completion_tokens: 0 }, 'int-1')).to.be.closeTo(0.15, 1e-12);
+  });
+
+  it("serves request logs with the serving integration's multipliers per token class", () => {
+    const multipliers: Record<string, Record<string, number>> = { 'int-3x': { input: 3, output: 3 }, 'int-split': { input: 2, output: 0.5 }, 'int-bad': { input: Number.NaN, output: -1 } };
+    const asked: [string, string, string | undefined][] = [];
+    const service = pricingService(table, () => ({
+      pricingMultiplier: (ref: string, tokenClass: string, organisationId?: string) => {
+        asked.push([ref, tokenClass, organisationId]);
+        return multipliers[ref]?.[tokenClass] ?? 1;
+      },
+    }));
+    const million = { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 };
+    expect(service.cost('openai', 'gpt-4o-mini', million)).to.be.closeTo(0.75, 1e-12);
+    expect(asked).to.deep.equal([]);
+    expect(service.cost('openai', 'gpt-4o-mini', million, 'int-3x', 'org-a')).to.be.closeTo(2.25, 1e-12);
+    expect(asked).to.deep.equal([['int-3x', 'input', 'org-a'], ['int-3x', 'output', 'org-a']]);
+    expect(service.cost('openai', 'gpt-4o-mini', million, 'int-split', '')).to.be.closeTo(0.15 * 2 + 0.6 * 0.5, 1e-12);
+    expect(asked[2]).to.deep.equal(['int-split', 'input', undefined]);
+    // A multiplier that is not a number >= 0 counts as 1.
+    expect(service.cost('openai', 'gpt-4o-mini', million, 'int-bad')).to.be.closeTo(0.75, 1e-12);
+    expect(service.cost('openai', 'unknown-model', million, 'int-3x')).to.equal(null);
   });
 });

@@ -74,7 +74,7 @@ describe('policy.usage-limits: routes', () => {
     ['a next_usage_reset_at past year 9999', { ...POLICY, periodic_reset: null, periodic_reset_days: 3, next_usage_reset_at: '+275760-09-13T00:00:00Z' }, 'body.next_usage_reset_at: must be an ISO 8601 date or date-time within years 0000 to 9999'],
     ['a credit_limit past 1e15', { ...POLICY, credit_limit: 1e300 }, 'body.credit_limit: must be <= 1000000000000000'],
     ['no conditions', { ...POLICY, conditions: [] }, 'body.conditions: must have at least 1 item(s)'],
-    ['an unknown group_by key', { ...POLICY, group_by: [{ key: 'model' }] }, 'body.group_by.0.key: must be api_key, workspace_id or metadata.<key>'],
+    ['an unknown group_by key', { ...POLICY, group_by: [{ key: 'model' }] }, 'body.group_by.0.key: must be api_key, workspace_id, metadata.<key> or jwt.<claim>'],
   ];
   for (const [what, body, message] of invalid) {
     it(`refuses ${what} (400)`, async () => {

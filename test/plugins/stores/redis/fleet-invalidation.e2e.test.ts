@@ -111,6 +111,18 @@ describe('store.redis: changes reach every instance within 1 s (end to end, two 
     await within(1000, async () => (await render()).json.data.messages[0].content === 'Goodbye Ada');
   });
 
+  it('a prompt deleted on A is gone on B within 1 s, and B renders the new version 1 of a re-created one', async () => {
+    const template = (tone: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `${tone} {{name}}` }] });
+    const pinned = () => call(b, 'POST', '/v1/prompts/fleet-deleted/render', { variables: { name: 'Ada' }, version: 1 });
+    expect((await call(a, 'PUT', '/v1/prompts/fleet-deleted', template('Old'))).status).to.equal(200);
+    // B caches version 1 (versions are kept without expiry).
+    await within(1000, async () => (await pinned()).json?.data?.messages?.[0]?.content === 'Old Ada');
+    expect((await call(a, 'DELETE', '/v1/prompts/fleet-deleted')).status).to.equal(200);
+    await within(1000, async () => (await pinned()).status === 404);
+    expect((await call(a, 'POST', '/v1/prompts', { id: 'fleet-deleted', ...template('New') })).json.version).to.equal(1);
+    await within(1000, async () => (await pinned()).json?.data?.messages?.[0]?.content === 'New Ada');
+  });
+
   it('a workspace archived on A refuses its keys on B within 1 s', async () => {
     const workspace = await call(a, 'POST', '/v1/workspaces', { name: 'Fleet team', slug: 'fleet-team' });
     expect(workspace.status, workspace.text).to.equal(200);

@@ -112,7 +112,13 @@ describe('store.redis: state shared by a fleet (end to end)', function () {
 
   it('a 100-per-minute rate limit lets exactly 100 of 300 requests through, spread over 3 instances', async function () {
     this.timeout(60_000);
-    fleet = await startFleet(1, { redisUrl: url! });
+    // Counting is under test, not latency: on a loaded machine the default 200 ms budgets would let
+    // checks fail open (by design) and pass extra requests.
+    fleet = await startFleet(1, {
+      redisUrl: url!,
+      redis: { commandTimeoutMs: 5000 },
+      plugins: [{ use: 'policy.rate-limits', options: { checkTimeoutMs: 5000 } }],
+    });
     const created = await call(fleet.gateways[0]!, 'POST', '/v1/policies/rate-limits', {
       conditions: [{ key: 'metadata.user', value: 'fleet-rpm' }], group_by: [{ key: 'metadata.user' }], type: 'requests', unit: 'rpm', value: 100,
     });

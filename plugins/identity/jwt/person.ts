@@ -1,0 +1,84 @@
+/**
+ * A JWT caller as a person of its organisation (created on first use as a `member`), acting:
+ *   - as an organisation owner or admin: organisation-wide, every scope;
+ *   - otherwise in one workspace, as a workspace member would with a workspace-user key: the one
+ *     `x-gw-workspace` names (id or slug; the person must be a member there), else the one the
+ *     token's workspace claim names (the person joins it as a `member` if not one yet: the
+ *     organisation trusts its identity provider for it), else their only workspace; else 403.
+ * Who a person is and where they belong is remembered for `ttlMs`, so a steady caller costs no
+ * store reads; role changes show within that time.
+ */
+import { BoundedMap, Errors, type Principal } from '../../../core/index.js';
+import type { MappedClaims } from './claims.js';
+import type { Directory } from '../../admin/workspaces/contract.js';
+
+export const WORKSPACE_HEADER = 'x-gw-workspace';
+const ORGANISATION_ROLES: ReadonlySet<string> = new Set(['owner', 'admin']);
+
+interface Placement {
+  userId: string;
+  role: string;
+  /** Unset for organisation owners and admins. */
+  workspaceId?: string;
+  until: number;
+}
+
+export class PersonPrincipals {
+  readonly #placements: BoundedMap<string, Placement>;
+
+  constructor(
+    private readonly directory: () => Directory,
+    private readonly memberScopes: readonly string[],
+    private readonly ttlMs: number,
+    maxEntries: number,
+  ) {
+    this.#placements = new BoundedMap(maxEntries);
+  }
+
+  async principal(organisationId: string, mapped: MappedClaims, workspaceHeader: string | undefined): Promise<Principal> {
+    const cacheKey = `${organisationId}\n${mapped.email.toLowerCase()}\n${workspaceHeader ?? ''}\n${mapped.workspace ?? ''}`;
+    const now = Date.now();
+    let placement = this.#placements.get(cacheKey);
+    if (!placement || placement.until <= now) {
+      placement = { ...(await this.#place(organisationId, mapped, workspaceHeader)), until: now + this.ttlMs };
+      if (this.ttlMs > 0) this.#placements.set(cacheKey, placement);
+    }
+    const base = { keyId: `jwt:${mapped.identity.subject}`, userId: placement.userId, organisationId, via: 'jwt', jwt: mapped.identity };
+    if (placement.workspaceId === undefined) return { ...base, type: 'person', role: placement.role, scopes: ['*'] };
+    return { ...base, type: 'workspace-user', workspaceId: placement.workspaceId, role: placement.role, scopes: this.memberScopes };
+  }
+
+  async #place(organisationId: string, mapped: MappedClaims, header: string | undefined): Promise<Omit<Placement, 'until'>> {
+    const directory = this.directory();
+    const person = await directory.findOrCreatePerson(organisationId, { email: mapped.email, ...(mapped.name ? { name: mapped.name } : {}) });
+    const role = person.role.toLowerCase();
+    if (ORGANISATION_ROLES.has(role)) return { userId: person.id, role };
+    const memberships = await directory.memberships(person.id);
+    if (header !== undefined) {
+      const workspace = await directory.workspace(header, organisationId);
+      const membership = workspace && memberships.find((m) => m.workspaceId === workspace.id);
+      if (!workspace || !membership) throw Errors.forbidden(`header ${WORKSPACE_HEADER}: "${header}" is not a workspace of this person`);
+      return active(workspace, { userId: person.id, role: membership.role, workspaceId: workspace.id });
+    }
+    if (mapped.workspace !== undefined) {
+      const workspace = await directory.workspace(mapped.workspace, organisationId);
+      if (!workspace) throw Errors.forbidden(`the token's workspace claim names no workspace of the organisation ("${mapped.workspace}")`);
+      active(workspace, undefined);
+      const joined = await directory.joinWorkspace(workspace.id, person.id, 'member');
+      return { userId: person.id, role: joined.role, workspaceId: workspace.id };
+    }
+    if (memberships.length === 1) {
+      const only = memberships[0]!;
+      const workspace = await directory.workspace(only.workspaceId, organisationId);
+      return active(workspace, { userId: person.id, role: only.role, workspaceId: only.workspaceId });
+    }
+    throw Errors.forbidden(memberships.length === 0
+      ? `the person ${person.email} is a member of no workspace: an admin adds them to one (or the organisation maps a workspace claim)`
+      : `header ${WORKSPACE_HEADER} is required: the person ${person.email} is a member of several workspaces`);
+  }
+}
+
+function active<T>(workspace: { id: string; status: string } | undefined, placement: T): T {
+  if (workspace && workspace.status !== 'active') throw Errors.forbidden(`workspace ${workspace.id} is ${workspace.status}`);
+  return placement;
+}
