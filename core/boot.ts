@@ -52,17 +52,17 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   const registries = createRegistries();
   const taps = new HookTaps(hooks);
   const transport = options.transport ?? new UndiciTransport({ policy: new OutboundPolicy(options.settings.outbound) });
-  const configKeys = assembleConfig(options, registries);
-  const kernel = new Kernel(hooks, registries, options.logger, configKeys, options.missingPluginHints);
   const services = new ServiceRegistry(container);
   services.provide(Services.Settings, options.settings);
   services.provide(Services.Logger, options.logger);
   services.provide(Services.Transport, transport);
   services.provide(Services.Registries, registries);
-  services.provide(Services.Kernel, kernel);
   services.provide(Services.Changes, new Changes((error, topic) => options.logger.error({ err: error, topic }, 'a change listener failed')));
   // Made on first use: the record store it needs comes from a plugin.
   services.provideLazily(Services.WorkLeases, () => new WorkLeases(services.get(Services.Records, 'work leases')));
+  const configKeys = assembleConfig(options, registries, new Set([...services.names(), Services.Kernel.name, Services.Description.name]));
+  const kernel = new Kernel(hooks, registries, options.logger, configKeys, options.missingPluginHints);
+  services.provide(Services.Kernel, kernel);
 
   let loaded: readonly LoadedPlugin[] = [];
   const describe = () => describeGateway(taps, registries, loaded.map((p) => p.manifest));
@@ -105,8 +105,8 @@ export async function boot(options: BootOptions): Promise<Runtime> {
 }
 
 /** The route config from the plugins' manifests, before any plugin applies (so each may use it in apply). */
-function assembleConfig(options: BootOptions, registries: Registries): ConfigKeys {
-  const contributions = orderPlugins(options.plugins).flatMap(({ cls }) => cls.manifest.config ? [{ plugin: cls.manifest.id, config: cls.manifest.config }] : []);
+function assembleConfig(options: BootOptions, registries: Registries, kernelServices: ReadonlySet<string>): ConfigKeys {
+  const contributions = orderPlugins(options.plugins, kernelServices).flatMap(({ cls }) => cls.manifest.config ? [{ plugin: cls.manifest.id, config: cls.manifest.config }] : []);
   try {
     return new ConfigKeys(contributions, registries, options.missingPluginHints);
   } catch (e) {

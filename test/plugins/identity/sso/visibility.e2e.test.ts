@@ -4,7 +4,7 @@
  * exactly as to keys, through the real control plane (admin.workspaces) and the logs routes.
  */
 import { expect } from 'chai';
-import type { RequestLogService } from '../../../../plugins/observe/logs/service.js';
+import { RequestLogsService } from '../../../../plugins/observe/logs/contract.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import type { OidcBrowser } from '../../../fixtures/oidc-browser.js';
 import { CHAT_BODY, postJson } from '../../../helpers/gateway.js';
@@ -39,7 +39,7 @@ describe('identity.sso: data visibility for people', () => {
     await chat(service.key, 'service');
     browsers['bob'] = (await bench.signIn('bob')).browser;
     browsers['owner'] = (await bench.signIn('owner')).browser;
-    await bench.gw.gateway.runtime.container.resolve<RequestLogService>(Symbol.for('gw.RequestLogs')).flush();
+    await bench.gw.gateway.runtime.services.get(RequestLogsService).flush();
   });
   after(async () => {
     await bench?.stop();
