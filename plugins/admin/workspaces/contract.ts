@@ -23,12 +23,16 @@ export interface Directory {
   workspace(idOrSlug: string, organisationId?: string): Promise<WorkspaceRef | undefined>;
   /** A user's membership of a workspace, with the role lower-cased. */
   member(workspaceId: string, userId: string): Promise<{ role: string } | undefined>;
-  user(id: string): Promise<{ id: string; email: string; name: string | null; role: string; organisation_id: string } | undefined>;
+  /** `active` is false while the person is deactivated (SCIM): they neither sign in nor call. */
+  user(id: string): Promise<{ id: string; email: string; name: string | null; role: string; organisation_id: string; active: boolean } | undefined>;
   keyName(keyId: string): Promise<string | undefined>;
   /** Every key a user holds or held (a member's "own keys" in logs and analytics). */
   keysOfUser(userId: string): Promise<readonly string[]>;
-  /** The person of the organisation with this email (compared lower-case); a new one is an organisation `member`. */
-  findOrCreatePerson(organisationId: string, person: { email: string; name?: string }): Promise<{ id: string; email: string; role: string; created: boolean }>;
+  /**
+   * The person of the organisation with this email (compared lower-case); a new one is an organisation
+   * `member`, active. A deactivated person is found as they are (`active: false`), never recreated.
+   */
+  findOrCreatePerson(organisationId: string, person: { email: string; name?: string }): Promise<{ id: string; email: string; role: string; created: boolean; active: boolean }>;
   /** The workspaces a user belongs to, with their role in each. */
   memberships(userId: string): Promise<readonly { workspaceId: string; role: string }[]>;
   /** Makes the user a member of the workspace with `role` unless they are one already; answers their role there. */
@@ -43,7 +47,8 @@ export interface OrgSettings {
 /**
  * The writes a provisioning plugin (identity.scim) makes to people beyond finding or creating them:
  * email and name, workspace memberships (joining applies `user_api_key_auto_create`, a role change
- * carries over to their keys, leaving deletes their workspace-user keys there), deactivation, deletion.
+ * carries over to their keys, leaving deletes their workspace-user keys there), deactivation and
+ * reactivation, deletion.
  */
 export interface PeopleAdmin {
   /** Changes a person's email (lower-cased here) and/or name: `email_taken` when another person of the organisation has it. */
@@ -57,8 +62,13 @@ export interface PeopleAdmin {
   setMembership(workspaceId: string, userId: string, role: WorkspaceRole): Promise<{ joined: boolean; apiKeyId: string | null }>;
   /** Ends a membership and deletes the person's workspace-user keys in that workspace. */
   removeMembership(workspaceId: string, userId: string): Promise<{ removed: boolean; deletedKeys: number }>;
-  /** Ends every membership of the person and deletes all their workspace-user keys; the person stays. */
+  /**
+   * Marks the person inactive (Directory answers `active: false`: no sign-in, no JWT call), ends every
+   * membership and deletes all their workspace-user keys; the person stays.
+   */
   deactivatePerson(userId: string): Promise<{ removedMemberships: number; deletedKeys: number }>;
+  /** Marks the person active again (memberships are the caller's to restore); false when there is no such person. */
+  reactivatePerson(userId: string): Promise<boolean>;
   /** Deletes the person, their memberships and their workspace-user keys. */
   deletePerson(userId: string): Promise<{ deletedKeys: number }>;
 }

@@ -43,4 +43,6 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (workspace_id, user_id)
    )`,
   'CREATE INDEX workspace_members_user ON workspace_members (user_id)',
+  // 1, or 0 while deactivated (SCIM active: false): such a person neither signs in nor calls with a JWT.
+  'ALTER TABLE users ADD COLUMN active INTEGER NOT NULL DEFAULT 1',
 ];

@@ -2,7 +2,7 @@
  * PeopleAdmin: the writes a provisioning plugin (identity.scim) makes to people beyond finding or
  * creating them — their email and name, their workspace memberships (joining applies
  * `user_api_key_auto_create`, a role change carries over to their keys, leaving deletes their
- * workspace-user keys there), deactivation and deletion. Provided as PeopleAdminService (contract.ts).
+ * workspace-user keys there), deactivation (the person stays, inactive), reactivation and deletion. Provided as PeopleAdminService (contract.ts).
  */
 import { Errors, type KeyStore, type WorkspaceRole } from '../../../core/index.js';
 import { createDefaultUserKey } from './auto-key.js';
@@ -75,12 +75,18 @@ export function peopleAdmin(people: PeopleRepo, directory: WorkspaceDirectory, k
     },
 
     async deactivatePerson(userId) {
+      // Inactive first: from here on the person neither signs in nor calls, whatever fails after.
+      await people.setActive(userId, false, new Date().toISOString());
       const deletedKeys = await keys.deleteUserKeys(userId);
       let removedMemberships = 0;
       for (const m of await people.memberships(userId)) {
         if (await people.removeMember(m.workspace_id, userId)) removedMemberships++;
       }
       return { removedMemberships, deletedKeys };
+    },
+
+    async reactivatePerson(userId) {
+      return people.setActive(userId, true, new Date().toISOString());
     },
 
     async deletePerson(userId) {

@@ -9,7 +9,12 @@ export interface UserRow {
   role: string;
   created_at: string;
   last_updated_at: string;
+  /** 1, or 0 once deactivated (by SCIM): an inactive person neither signs in nor calls. */
+  active: number;
 }
+
+/** A new user: active (the column's default). */
+export type NewUserRow = Omit<UserRow, 'active'>;
 
 export interface MemberRow {
   workspace_id: string;
@@ -21,7 +26,8 @@ export interface MemberRow {
   name: string | null;
 }
 
-const USER_COLUMNS = 'id, organisation_id, email, name, role, created_at, last_updated_at';
+const NEW_USER_COLUMNS = 'id, organisation_id, email, name, role, created_at, last_updated_at';
+const USER_COLUMNS = `${NEW_USER_COLUMNS}, active`;
 const MEMBER_COLUMNS = 'm.workspace_id, m.user_id, m.role, m.created_at, m.last_updated_at, u.email, u.name';
 
 export interface UserFilter {
@@ -33,9 +39,9 @@ export interface UserFilter {
 export class PeopleRepo {
   constructor(private readonly store: RecordStore) {}
 
-  async insertUser(row: UserRow): Promise<void> {
+  async insertUser(row: NewUserRow): Promise<void> {
     await this.store.run(
-      `INSERT INTO users (${USER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO users (${NEW_USER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       [row.id, row.organisation_id, row.email, row.name, row.role, row.created_at, row.last_updated_at],
     );
   }
@@ -79,6 +85,12 @@ export class PeopleRepo {
     }
     if (sets.length === 0) return;
     await this.store.run(`UPDATE users SET ${sets.join(', ')}, last_updated_at = ? WHERE id = ?`, [...params, now, id]);
+  }
+
+  /** Marks a user active or not; answers whether the user exists. */
+  async setActive(id: string, active: boolean, now: string): Promise<boolean> {
+    const { changes } = await this.store.run('UPDATE users SET active = ?, last_updated_at = ? WHERE id = ?', [active ? 1 : 0, now, id]);
+    return changes > 0;
   }
 
   async deleteUser(id: string): Promise<void> {

@@ -39,7 +39,7 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
     },
     async user(id) {
       const row = await people.user(id);
-      return row ? { id: row.id, email: row.email, name: row.name, role: row.role, organisation_id: row.organisation_id } : undefined;
+      return row ? { id: row.id, email: row.email, name: row.name, role: row.role, organisation_id: row.organisation_id, active: row.active === 1 } : undefined;
     },
     async keyName(keyId) {
       const now = Date.now();
@@ -54,7 +54,7 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
     async findOrCreatePerson(organisationId, person) {
       const email = person.email.toLowerCase();
       const known = await people.userByEmail(organisationId, email);
-      if (known) return { id: known.id, email: known.email, role: known.role, created: false };
+      if (known) return { id: known.id, email: known.email, role: known.role, created: false, active: known.active === 1 };
       const now = new Date().toISOString();
       const row = { id: timeOrderedId(), organisation_id: organisationId, email, name: person.name ?? null, role: 'member', created_at: now, last_updated_at: now };
       try {
@@ -63,9 +63,9 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
         // Two first requests of one person at once: the other one created them.
         const raced = isUniqueViolation(e) ? await people.userByEmail(organisationId, email) : undefined;
         if (!raced) throw e;
-        return { id: raced.id, email: raced.email, role: raced.role, created: false };
+        return { id: raced.id, email: raced.email, role: raced.role, created: false, active: raced.active === 1 };
       }
-      return { id: row.id, email, role: row.role, created: true };
+      return { id: row.id, email, role: row.role, created: true, active: true };
     },
     async memberships(userId) {
       return (await people.memberships(userId)).map((m) => ({ workspaceId: m.workspace_id, role: m.role }));

@@ -11,7 +11,7 @@ import {
   type KeyStore, type Principal, type RouteDef,
 } from '../../../core/index.js';
 import { organisationOf, requireOrganisationLevel } from './access.js';
-import type { PeopleRepo, UserFilter, UserRow } from './people-repo.js';
+import type { NewUserRow, PeopleRepo, UserFilter, UserRow } from './people-repo.js';
 import { createUserBody, ORGANISATION_ROLES, roleFrom, type OrganisationRole } from './schemas.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { userView } from './views.js';
@@ -36,7 +36,7 @@ export function userRoutes(people: PeopleRepo, keys: KeyStore): RouteDef[] {
         const email = body.email.toLowerCase();
         if (await people.userByEmail(organisationId, email)) throw duplicate(email);
         const now = new Date().toISOString();
-        const row: UserRow = { id: timeOrderedId(), organisation_id: organisationId, email, name: body.name ?? null, role, created_at: now, last_updated_at: now };
+        const row: NewUserRow = { id: timeOrderedId(), organisation_id: organisationId, email, name: body.name ?? null, role, created_at: now, last_updated_at: now };
         await people.insertUser(row).catch((e) => {
           throw isUniqueViolation(e) ? duplicate(email) : e;
         });

@@ -1,5 +1,5 @@
 /** The records the routes answer with. */
-import type { MemberRow, UserRow } from './people-repo.js';
+import type { MemberRow, NewUserRow } from './people-repo.js';
 import type { Workspace } from './directory.js';
 
 export function workspaceView(workspace: Workspace) {
@@ -19,7 +19,7 @@ export function workspaceView(workspace: Workspace) {
   };
 }
 
-export function userView(row: UserRow) {
+export function userView(row: NewUserRow) {
   return {
     id: row.id,
     object: 'user',

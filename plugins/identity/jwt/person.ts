@@ -5,10 +5,11 @@
  *     `x-gw-workspace` names (id or slug; the person must be a member there), else the one the
  *     token's workspace claim names (the person joins it as a `member` if not one yet: the
  *     organisation trusts its identity provider for it), else their only workspace; else 403.
+ * A deactivated person (SCIM `active: false`) is refused with 401 person_deactivated.
  * Who a person is and where they belong is remembered for `ttlMs`, so a steady caller costs no
- * store reads; role changes show within that time.
+ * store reads; role changes and deactivations show within that time (refusals are not remembered).
  */
-import { BoundedMap, Errors, type Principal } from '../../../core/index.js';
+import { BoundedMap, Errors, GatewayError, type Principal } from '../../../core/index.js';
 import type { MappedClaims } from './claims.js';
 import type { Directory } from '../../admin/workspaces/contract.js';
 
@@ -51,6 +52,9 @@ export class PersonPrincipals {
   async #place(organisationId: string, mapped: MappedClaims, header: string | undefined): Promise<Omit<Placement, 'until'>> {
     const directory = this.directory();
     const person = await directory.findOrCreatePerson(organisationId, { email: mapped.email, ...(mapped.name ? { name: mapped.name } : {}) });
+    if (!person.active) {
+      throw new GatewayError({ status: 401, message: `bearer JWT refused: ${person.email} is deactivated in the organisation`, code: 'person_deactivated' });
+    }
     const role = person.role.toLowerCase();
     if (ORGANISATION_ROLES.has(role)) return { userId: person.id, role };
     const memberships = await directory.memberships(person.id);

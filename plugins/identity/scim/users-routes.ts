@@ -6,8 +6,9 @@
  *   PUT    /Users/:id    replace
  *   PATCH  /Users/:id    PatchOp (active: false deactivates)
  *   DELETE /Users/:id    deletes the person, their memberships and workspace-user keys (204)
- * Deactivation ends every workspace membership of the person and deletes their workspace-user keys;
- * reactivation restores what their groups map them to.
+ * Deactivation marks the person inactive in admin.workspaces (no SSO sign-in or session, no JWT call),
+ * ends every workspace membership and deletes their workspace-user keys; reactivation marks them
+ * active again and restores what their groups map them to.
  */
 import { Errors, nowIso, type RequestContext, type RouteDef } from '../../../core/index.js';
 import { scimCaller } from './auth.js';
@@ -54,10 +55,11 @@ export function userRoutes(deps: ScimDeps): RouteDef[] {
     last_updated_at: now,
   });
 
-  /** After a write: groups (membership mode), deactivation, then memberships as the groups say. */
+  /** After a write: groups (membership mode), (de)activation, then memberships as the groups say. */
   const settle = async (organisationId: string, row: ScimUserRow, input: UserInput, wasActive: boolean): Promise<void> => {
     if (input.groups) await sync.setGroupsOfUser(organisationId, row.user_id, input.groups);
     if (!input.active && wasActive) await people.deactivatePerson(row.user_id);
+    if (input.active && !wasActive) await people.reactivatePerson(row.user_id);
     await sync.sync(organisationId, row.user_id);
   };
 

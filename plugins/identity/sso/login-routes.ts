@@ -3,7 +3,8 @@
  *   GET  /v1/sso/login?email=&return_to=   the organisation of the email's domain → 302 to its provider
  *                                          (code flow with PKCE, state and nonce kept in the record store)
  *   GET  /v1/sso/callback                  code exchange and ID token checks → a session cookie for the
- *                                          person (created as an organisation member on first sign-in);
+ *                                          person (created as an organisation member on first sign-in;
+ *                                          a deactivated person is refused, 401 person_deactivated);
  *                                          303 to `return_to` when the login named one, else the session as JSON
  *   POST /v1/sso/logout                    ends the cookie's session and clears the cookie
  */
@@ -14,7 +15,7 @@ import type { Directory, OrgSettings } from '../../admin/workspaces/contract.js'
 import { CALLBACK_PATH, cookie, LOGIN_COOKIE, overTls, readCookie, SESSION_COOKIE } from './cookies.js';
 import { emailDomain } from './domains.js';
 import { LOGIN_TTL_MS, type LoginStates } from './logins.js';
-import { oidcFailure, type OidcClients, type ProviderSettings } from './oidc.js';
+import { oidcFailure, unauthorized, type OidcClients, type ProviderSettings } from './oidc.js';
 import { maxSessionTtl } from './session-auth.js';
 import type { SessionStore } from './sessions.js';
 import type { SsoRepo } from './sso-repo.js';
@@ -92,6 +93,7 @@ export function loginRoutes(deps: LoginRouteDeps): RouteDef[] {
           throw Errors.forbidden(`the identity provider signed in ${person.email}, whose domain is not an SSO domain of the organisation`);
         }
         const found = await deps.directory().findOrCreatePerson(login.organisationId, person.name === undefined ? { email: person.email } : { email: person.email, name: person.name });
+        if (!found.active) throw unauthorized(`${found.email} is deactivated in the organisation (by its identity provider's provisioning): no session is opened`, 'person_deactivated');
         const limit = maxSessionTtl(await deps.settings().get(undefined, login.organisationId));
         const ttlSeconds = Math.min(deps.sessionTtlSeconds, limit ?? Infinity);
         await deps.sessions.sweep();

@@ -25,6 +25,8 @@ export interface PersonCall {
 export async function personPrincipal(directory: Directory, call: PersonCall): Promise<Principal> {
   const user = await directory.user(call.userId);
   if (!user || user.organisation_id !== call.organisationId) throw unauthorized('the person of this session no longer exists', 'person_unknown');
+  // Read on every request, so a deactivation (SCIM) shows on the session's next request.
+  if (!user.active) throw unauthorized(`${user.email} has been deactivated in the organisation: the session is refused`, 'person_deactivated');
   const base = { keyId: call.keyId, userId: user.id, organisationId: call.organisationId, via: call.via };
   if (user.role === 'owner' || user.role === 'admin') return { ...base, type: 'person', role: user.role, scopes: ['*'] };
 

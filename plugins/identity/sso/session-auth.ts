@@ -3,7 +3,9 @@
  * is trusted by auth.api-key). It applies to control-plane routes only (inference takes keys) and
  * only when no `x-gw-api-key` is sent (an explicit key wins). A session is refused with 401 when it
  * is unknown or ended, past its expiry, or older than the organisation's
- * `session_settings.max_session_ttl`; a state-changing request from another origin is refused with 403.
+ * `session_settings.max_session_ttl`, or when its person has been deactivated since (401
+ * person_deactivated; the session works again if they are reactivated before it expires); a
+ * state-changing request from another origin is refused with 403.
  */
 import { Errors, type Clock, type RequestContext } from '../../../core/index.js';
 import type { Directory, OrgSettings } from '../../admin/workspaces/contract.js';
