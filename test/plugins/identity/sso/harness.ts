@@ -3,7 +3,7 @@
  * log lines are kept, a real OIDC provider (oidc-provider) registered with the gateway's callback,
  * and the organisation configured for it with the email domain `acme.test`.
  */
-import { createLogger } from '../../../../core/index.js';
+import { createLogger, type PluginEntry } from '../../../../core/index.js';
 import SsoPlugin from '../../../../plugins/identity/sso/index.js';
 import { OidcBrowser, type BrowserOptions, type Seen } from '../../../fixtures/oidc-browser.js';
 import { startOidcProvider, type OidcProviderOptions, type TestAccount, type TestOidcProvider } from '../../../fixtures/oidc-provider.js';
@@ -32,6 +32,8 @@ export interface BenchOptions {
   configure?: boolean;
   /** Another gateway's data folder: both then share one store (a fleet). */
   dataDir?: string;
+  /** More plugins (e.g. identity.scim). */
+  plugins?: PluginEntry[];
 }
 
 export interface Bench {
@@ -62,7 +64,7 @@ export async function startBench(options: BenchOptions = {}): Promise<Bench> {
   const clock = new ManualClock();
   const lines: string[] = [];
   const gw = await startGateway({
-    plugins: [{ use: ssoWith(clock), options: options.ssoOptions ?? {} }, { use: 'admin.workspaces', options: { refreshIntervalMs: 0 } }],
+    plugins: [{ use: ssoWith(clock), options: options.ssoOptions ?? {} }, { use: 'admin.workspaces', options: { refreshIntervalMs: 0 } }, ...(options.plugins ?? [])],
     env: options.env,
     settings: options.dataDir === undefined ? undefined : { dataDir: options.dataDir },
     logger: createLogger('debug', { write: (line: string) => void lines.push(line) }),
