@@ -63,6 +63,13 @@ describe('identity.sso: people deactivated by SCIM', () => {
     expect((await bench.withSession(first.browser, 'GET', members)).status).to.equal(200);
   });
 
+  it('a person provisioned inactive (POST active: false) cannot sign in', async () => {
+    await provision(idp, oktaUser(ACCOUNTS['alice']!.email.toLowerCase(), { active: false }));
+    const refused = await bench.signIn('alice');
+    expect(refused.callback.status).to.equal(401);
+    expect(JSON.parse(refused.callback.body).error).to.include({ code: 'person_deactivated' });
+  });
+
   it('an organisation admin deactivated by SCIM is refused too (no workspace membership is involved)', async () => {
     const made = await bench.owner.post('/v1/users', { email: ACCOUNTS['manager']!.email, role: 'admin' });
     expect(made.status, made.text).to.equal(200);
