@@ -2,7 +2,8 @@
  * PeopleAdmin: the writes a provisioning plugin (identity.scim) makes to people beyond finding or
  * creating them — their email and name, their workspace memberships (joining applies
  * `user_api_key_auto_create`, a role change carries over to their keys, leaving deletes their
- * workspace-user keys there), deactivation (the person stays, inactive), reactivation and deletion. Provided as PeopleAdminService (contract.ts).
+ * workspace-user keys there), deactivation (the person stays, inactive), reactivation and deletion.
+ * Provided as PeopleAdminService (contract.ts).
  */
 import { Errors, type KeyStore, type WorkspaceRole } from '../../../core/index.js';
 import { createDefaultUserKey } from './auto-key.js';
