@@ -6,7 +6,7 @@
  * With `--describe` (text) or `--describe=json` it boots, prints what the gateway is made of
  * (hooks and their taps, registries, plugins and their services), closes and exits 0 without listening.
  */
-import { createLogger, Services, type GatewayDescription, type Logger } from '../core/index.js';
+import { createLogger, Services, type GatewayDescription } from '../core/index.js';
 import { flushLogger } from '../core/logger.js';
 import { formatDescription } from '../core/describe.js';
 import { checkSharedState, isClusterWorker, reportListening, runPrimary } from './cluster.js';

@@ -49,7 +49,6 @@ export class ConfigKeys {
   readonly #fields = new Map<string, Validator<unknown>>();
   readonly #values = new Map<string, ValueCheck>();
   readonly #owners = new Map<string, string>();
-  readonly #strategy: Validator<unknown>;
   /** Plugins with rules across keys, and the keys that make a node theirs. */
   readonly #rules: { readonly config: PluginConfig; readonly on: readonly string[] }[] = [];
   readonly #credentials: ReadonlySet<string>;
@@ -99,7 +98,7 @@ export class ConfigKeys {
     }
     for (const key in properties) this.#fields.set(key, compile(properties[key]!));
     const strategy = Type.Object({ mode: Type.String(), ...optional(strategyProperties) }, { additionalProperties: false });
-    this.#fields.set('strategy', (this.#strategy = compile(strategy)));
+    this.#fields.set('strategy', compile(strategy));
     this.#fields.set('targets', compile(Type.Array(AnyObject, { minItems: 1 })));
     this.schema = Type.Recursive((Self) => Type.Object({
       ...optional(properties),

@@ -5,7 +5,7 @@
  * workspace-user keys there), deactivation (the person stays, inactive), reactivation and deletion.
  * Provided as PeopleAdminService (contract.ts).
  */
-import { Errors, type KeyStore, type WorkspaceRole } from '../../../core/index.js';
+import { Errors, type KeyStore } from '../../../core/index.js';
 import { createDefaultUserKey } from './auto-key.js';
 import type { WorkspaceDirectory } from './directory.js';
 import type { PeopleRepo } from './people-repo.js';

@@ -7,8 +7,8 @@
  * and limits may group by its claims (`jwt.<claim>`, core/policies/conditions.ts).
  */
 import {
-  BoundedInteger, Errors, MAX_TIMER_MS, OutboundPolicy, Services, Stage, Type, changesIn, serviceOnUse,
-  type KeyStore, type Plugin, type PluginApi, type RecordStore, type Static, type Transport,
+  BoundedInteger, MAX_TIMER_MS, OutboundPolicy, Services, Stage, Type, changesIn, serviceOnUse,
+  type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { CallerIdentity } from './caller.js';
 import { KeySets } from './key-sets.js';

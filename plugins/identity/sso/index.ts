@@ -12,7 +12,7 @@
  */
 import {
   Services, Stage, serviceOnUse, systemClock, Type,
-  type Clock, type DependencyContainer, type Plugin, type PluginApi, type RecordStore, type SecretBox, type Static,
+  type Clock, type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { DirectoryService, OrgSettingsService } from '../../admin/workspaces/contract.js';
 import { loginRoutes } from './login-routes.js';

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import IntegrationsPlugin from '../../../../plugins/admin/integrations/index.js';
 import SecretBoxPlugin from '../../../../plugins/security/secret-box/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
-import { call, CHAT_BODY, configHeaders, postJson, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
+import { call, CHAT_BODY, postJson, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import {
   callAs, chatAs, providerConfig, putSettings, SETTINGS_PATH, settingsFor, signingKey, startJwtGateway, startKeyServer, token,
   type KeyServer, type SigningKey,
