@@ -8,7 +8,8 @@
  *             credentials enter only as sha256 digests, so no secret is ever part of a key or a log
  * Trace/span headers and metadata are not request body fields, so they never reach the key.
  */
-import { canonicalJson, sha256Hex, type KeyRoles, type Target } from '../../../core/index.js';
+import { sha256Hex, type KeyRoles, type Target } from '../../../core/index.js';
+import { canonicalJson } from '../common/canonical-json.js';
 
 /** Provider fields whose values are secrets (or name one): only their digest enters the identity. */
 const SECRET_FIELD = /key|secret|token|authorization|service_account/i;

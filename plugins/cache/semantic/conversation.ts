@@ -2,7 +2,8 @@
  * What the semantic mode compares: the conversation's text (what is embedded) and its partition
  * (everything else that determines the answer, which must match exactly).
  */
-import { canonicalJson, sha256Hex, type CacheRequest } from '../../../core/index.js';
+import { sha256Hex, type CacheRequest } from '../../../core/index.js';
+import { canonicalJson } from '../common/canonical-json.js';
 
 /** Body fields holding the conversation (embedded), and format fields (ignored, as in the exact key). */
 const NOT_IN_PARTITION: ReadonlySet<string> = new Set(['messages', 'prompt', 'stream', 'stream_options']);

@@ -1,6 +1,7 @@
 /** The exact key: what it covers, what it ignores, and that no secret enters it in clear. */
 import { expect } from 'chai';
-import { canonicalJson, type Target } from '../../../../core/index.js';
+import type { Target } from '../../../../core/index.js';
+import { canonicalJson } from '../../../../plugins/cache/common/canonical-json.js';
 import { cacheKey, canonicalBody, providerIdentity } from '../../../../plugins/cache/core/key.js';
 import { builtinConfigKeys } from '../../../helpers/config-keys.js';
 
