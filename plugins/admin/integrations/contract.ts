@@ -39,12 +39,4 @@ export interface Integrations {
   visibleTo(principal: Principal | undefined): IntegrationInfo[];
 }
 
-/** Resolves the secret references of integrations (a control plane's); without one, environment variables. */
-export interface SecretReferences {
-  /** The secret's value, or undefined when the reference does not resolve. */
-  resolve(reference: string, organisationId: string): string | undefined | Promise<string | undefined>;
-}
-
 export const IntegrationsService = serviceKey<Integrations>('integrations');
-/** Provided by a plugin outside admin.integrations; optional. */
-export const SecretReferencesService = serviceKey<SecretReferences>('secret-references');

@@ -4,7 +4,7 @@
  * secret mappings are resolved when first needed and again after `secretTtlMs` (a resolver may
  * rotate them; environment variables never change while the gateway runs).
  */
-import type { SecretReferences } from './contract.js';
+import type { SecretReferences } from '../../security/secret-references/contract.js';
 import { Errors, GatewayError, type SecretBox } from '../../../core/index.js';
 import type { Integration, SecretPart } from './record.js';
 
@@ -57,7 +57,7 @@ export class CredentialCache {
     if (secret.configurations) Object.assign(fields, secret.configurations);
     if (secret.key !== undefined) fields['api_key'] = secret.key;
     for (const mapping of integration.secretMappings) {
-      const value = await this.secrets.resolve(mapping.secret_reference, integration.organisationId);
+      const value = await this.secrets.resolve(mapping.secret_reference, { organisationId: integration.organisationId });
       if (value === undefined) {
         throw integrationUnusable(`integration "@${integration.slug}": the secret mapped to ${mapping.target_field} is not available (unresolved secret reference)`);
       }

@@ -16,7 +16,8 @@ import { CredentialCache, envSecretSource, type SecretSource } from './credentia
 import { IntegrationRepo } from './repo.js';
 import { callerOf, IntegrationResolver, referencesIntegration } from './resolve.js';
 import { registerRoutes } from './routes.js';
-import { IntegrationsService, SecretReferencesService } from './contract.js';
+import { IntegrationsService } from './contract.js';
+import { SecretReferencesService } from '../../security/secret-references/contract.js';
 import { createService } from './service.js';
 
 type Done = (error: Error | null, config?: RawConfig) => void;
@@ -56,7 +57,7 @@ export default class IntegrationsPlugin implements Plugin<Options> {
     const envSecrets = envSecretSource(api.settings.env, options.secretEnvPrefix);
     const externalSecrets = () => services.find(SecretReferencesService);
     const secrets: SecretSource = {
-      resolve: (reference, organisationId) => (externalSecrets() ?? envSecrets).resolve(reference, organisationId),
+      resolve: (reference, requester) => (externalSecrets() ?? envSecrets).resolve(reference, requester),
     };
     const resolver = new IntegrationResolver(catalogue, new CredentialCache(box, secrets, options.secretTtlMs), api.configKeys);
 
