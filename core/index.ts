@@ -24,6 +24,7 @@ export * from './stores.js';
 export * from './services.js';
 export * from './service-registry.js';
 export * from './usage-meter.js';
+export * from './call-subject.js';
 export * from './request-values.js';
 export * from './keys.js';
 export * from './files.js';

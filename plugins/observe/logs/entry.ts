@@ -4,7 +4,7 @@
  * is written (the rest of the JSON, redaction and the cost are paid there, off the request path).
  * `recordBodies` also decides whether check `data` (which may quote the user's text) is kept.
  */
-import { GuardrailResultsKey, UsageMeterKey, type Completion, type GatewayResponse, type RequestContext } from '../../../core/index.js';
+import { CallSubjectKey, GuardrailResultsKey, UsageMeterKey, type Completion, type GatewayResponse, type RequestContext } from '../../../core/index.js';
 import { StoredConfigIdKey } from '../../admin/configs/contract.js';
 import { PromptIdKey } from '../../features/prompts/contract.js';
 import { SpanKey, type SpanInfo } from '../trace-ids/contract.js';
@@ -69,8 +69,9 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
     // The provider's answer as it came back; else (a cache hit) the answer sent.
     usage = capture?.usage ?? (ok && json ? usageFromPayload(json) : undefined);
   }
-  const model = capture?.model ?? ctx.body['model'];
-  const provider = outcome?.provider ?? (typeof target?.provider === 'string' && !target.provider.startsWith('@') ? target.provider : undefined);
+  const subject = ctx.values.get(CallSubjectKey);
+  const model = subject ? subject.model : capture?.model ?? ctx.body['model'];
+  const provider = subject?.provider ?? outcome?.provider ?? (typeof target?.provider === 'string' && !target.provider.startsWith('@') ? target.provider : undefined);
   return {
     createdAt: Math.round(performance.timeOrigin + ctx.startedAt),
     // '' for a caller without an organisation (it queries with ''); null for an unauthenticated request: nobody's.

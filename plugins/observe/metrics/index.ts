@@ -20,7 +20,7 @@
  * most `maxSeries` series. A stream cut after its 200 counts under its error's status (502).
  */
 import {
-  Errors, skippedChecksOf, Stage, Type, WrapStage,
+  CallSubjectKey, Errors, skippedChecksOf, Stage, Type, WrapStage,
   type GatewayResponse, type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
 import { bearerCheck } from './bearer.js';
@@ -95,7 +95,7 @@ export default class MetricsPlugin implements Plugin<Options> {
       subscribe();
       // A stream cut after its 200 counts under its error's status.
       const status = completion.status;
-      metrics.request(ctx.route.path, ctx.request.method, ctx.outcome?.provider ?? '', status, completion.durationMs / 1000);
+      metrics.request(ctx.route.path, ctx.request.method, ctx.values.get(CallSubjectKey)?.provider ?? ctx.outcome?.provider ?? '', status, completion.durationMs / 1000);
       if (ctx.endpoint) {
         const cache = response.headers[CACHE_STATUS_HEADER];
         if (cache !== undefined) metrics.cacheResult(cache);
