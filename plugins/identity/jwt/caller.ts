@@ -9,7 +9,8 @@
  */
 import type { KeyStore, Principal, RequestContext } from '../../../core/index.js';
 import { mapClaims } from './claims.js';
-import { WORKSPACE_HEADER, type PersonPrincipals } from './person.js';
+import { WORKSPACE_HEADER } from '../common/workspace-choice.js';
+import type { PersonPrincipals } from './person.js';
 import { looksLikeJwt, type JwtVerifier } from './verify.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

@@ -1,10 +1,9 @@
 /**
  * A JWT caller as a person of its organisation (created on first use as a `member`), acting:
  *   - as an organisation owner or admin: organisation-wide, every scope;
- *   - otherwise in one workspace, as a workspace member would with a workspace-user key: the one
- *     `x-gw-workspace` names (id or slug; the person must be a member there), else the one the
- *     token's workspace claim names (the person joins it as a `member` if not one yet: the
- *     organisation trusts its identity provider for it), else their only workspace; else 403.
+ *   - otherwise in one workspace, chosen as for every person (identity/common/workspace-choice.ts),
+ *     with the token's workspace claim before the only-workspace rule (the person joins it as a
+ *     `member` if not one yet: the organisation trusts its identity provider for it).
  * A deactivated person (SCIM `active: false`) is refused with 401 person_deactivated.
  * Who a person is and where they belong is remembered for `ttlMs`, so a steady caller costs no
  * store reads; role changes and deactivations show within that time (refusals are not remembered).
@@ -12,8 +11,8 @@
 import { BoundedMap, Errors, GatewayError, type Principal } from '../../../core/index.js';
 import type { MappedClaims } from './claims.js';
 import type { Directory } from '../../admin/workspaces/contract.js';
+import { chooseWorkspace } from '../common/workspace-choice.js';
 
-export const WORKSPACE_HEADER = 'x-gw-workspace';
 const ORGANISATION_ROLES: ReadonlySet<string> = new Set(['owner', 'admin']);
 
 interface Placement {
@@ -57,32 +56,20 @@ export class PersonPrincipals {
     }
     const role = person.role.toLowerCase();
     if (ORGANISATION_ROLES.has(role)) return { userId: person.id, role };
-    const memberships = await directory.memberships(person.id);
-    if (header !== undefined) {
-      const workspace = await directory.workspace(header, organisationId);
-      const membership = workspace && memberships.find((m) => m.workspaceId === workspace.id);
-      if (!workspace || !membership) throw Errors.forbidden(`header ${WORKSPACE_HEADER}: "${header}" is not a workspace of this person`);
-      return active(workspace, { userId: person.id, role: membership.role, workspaceId: workspace.id });
-    }
-    if (mapped.workspace !== undefined) {
-      const workspace = await directory.workspace(mapped.workspace, organisationId);
-      if (!workspace) throw Errors.forbidden(`the token's workspace claim names no workspace of the organisation ("${mapped.workspace}")`);
-      active(workspace, undefined);
-      const joined = await directory.joinWorkspace(workspace.id, person.id, 'member');
-      return { userId: person.id, role: joined.role, workspaceId: workspace.id };
-    }
-    if (memberships.length === 1) {
-      const only = memberships[0]!;
-      const workspace = await directory.workspace(only.workspaceId, organisationId);
-      return active(workspace, { userId: person.id, role: only.role, workspaceId: only.workspaceId });
-    }
-    throw Errors.forbidden(memberships.length === 0
-      ? `the person ${person.email} is a member of no workspace: an admin adds them to one (or the organisation maps a workspace claim)`
-      : `header ${WORKSPACE_HEADER} is required: the person ${person.email} is a member of several workspaces`);
+    const choice = await chooseWorkspace(directory, {
+      organisationId,
+      person,
+      header,
+      // The organisation trusts its identity provider to place the person: they join as a member.
+      otherwise: mapped.workspace === undefined ? undefined : async () => {
+        const workspace = await directory.workspace(mapped.workspace!, organisationId);
+        if (!workspace) throw Errors.forbidden(`the token's workspace claim names no workspace of the organisation ("${mapped.workspace}")`);
+        if (workspace.status !== 'active') throw Errors.forbidden(`workspace ${workspace.id} is ${workspace.status}`);
+        const joined = await directory.joinWorkspace(workspace.id, person.id, 'member');
+        return { workspaceId: workspace.id, role: joined.role };
+      },
+      noWorkspaceHint: 'an admin adds them to one (or the organisation maps a workspace claim)',
+    });
+    return { userId: person.id, ...choice };
   }
-}
-
-function active<T>(workspace: { id: string; status: string } | undefined, placement: T): T {
-  if (workspace && workspace.status !== 'active') throw Errors.forbidden(`workspace ${workspace.id} is ${workspace.status}`);
-  return placement;
 }

@@ -11,7 +11,8 @@ import { Errors, type Clock, type RequestContext } from '../../../core/index.js'
 import type { Directory, OrgSettings } from '../../admin/workspaces/contract.js';
 import { readCookie, SESSION_COOKIE } from './cookies.js';
 import { unauthorized } from './oidc.js';
-import { personPrincipal, WORKSPACE_HEADER } from './person-principal.js';
+import { WORKSPACE_HEADER } from '../common/workspace-choice.js';
+import { personPrincipal } from './person-principal.js';
 import type { SessionStore } from './sessions.js';
 
 export interface SessionAuthDeps {

@@ -150,7 +150,7 @@ describe('identity.jwt: JWT callers on the data plane', () => {
       expect((await chatAs(gw, jwt, providerConfig(mock), { 'x-gw-workspace': 'default' })).status).to.equal(200);
       const refused = await chatAs(gw, jwt, providerConfig(mock), { 'x-gw-workspace': 'team-b' });
       expect(refused.status).to.equal(403);
-      expect(refused.json.error.message).to.equal('header x-gw-workspace: "team-b" is not a workspace of this person');
+      expect(refused.json.error.message).to.match(/^header x-gw-workspace: \S+@\S+ is not a member of workspace "team-b"$/);
     });
 
     it('a person in no workspace, with no workspace claim, is refused (403 naming the way in)', async () => {
@@ -158,6 +158,17 @@ describe('identity.jwt: JWT callers on the data plane', () => {
       const reply = await chatAs(gw, jwt, providerConfig(mock));
       expect(reply.status).to.equal(403);
       expect(reply.json.error.message).to.contain('is a member of no workspace');
+      expect(mock.requests).to.have.length(0);
+    });
+
+    it('a person whose only workspace was archived is refused (403 naming it), as a signed-in person is', async () => {
+      const solo = await call(gw, 'POST', '/v1/workspaces', { name: 'Solo', slug: 'solo' });
+      const person = await call(gw, 'POST', '/v1/users', { email: 'solo@example.test' });
+      expect((await call(gw, 'POST', `/v1/workspaces/${solo.json.id}/members`, { user_id: person.json.id, role: 'member' })).status).to.equal(200);
+      expect((await call(gw, 'DELETE', `/v1/workspaces/${solo.json.id}`)).status).to.equal(200);
+      const reply = await chatAs(gw, await token(rsa, { claims: { email: 'solo@example.test' } }), providerConfig(mock));
+      expect(reply.status).to.equal(403);
+      expect(reply.json.error.message).to.equal(`workspace ${solo.json.id} is archived`);
       expect(mock.requests).to.have.length(0);
     });
 
