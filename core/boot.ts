@@ -60,7 +60,9 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   services.provide(Services.Changes, new Changes((error, topic) => options.logger.error({ err: error, topic }, 'a change listener failed')));
   // Made on first use: the record store it needs comes from a plugin.
   services.provideLazily(Services.WorkLeases, () => new WorkLeases(services.get(Services.Records, 'work leases')));
-  const configKeys = assembleConfig(options, registries, new Set([...services.names(), Services.Kernel.name, Services.Description.name]));
+  // Ordered once, with the services the kernel provides before any plugin loads.
+  const ordered = orderPlugins(options.plugins, new Set([...services.names(), Services.Kernel.name, Services.Description.name]));
+  const configKeys = assembleConfig(ordered, options, registries);
   const kernel = new Kernel(hooks, registries, options.logger, configKeys, options.missingPluginHints);
   services.provide(Services.Kernel, kernel);
 
@@ -68,7 +70,7 @@ export async function boot(options: BootOptions): Promise<Runtime> {
   const describe = () => describeGateway(taps, registries, loaded.map((p) => p.manifest));
   services.provide(Services.Description, describe);
 
-  const plugins = await loadPlugins(options.plugins, {
+  const plugins = await loadPlugins(ordered, {
     container,
     services,
     hooks: (pluginId) => taps.viewFor(pluginId),
@@ -105,8 +107,8 @@ export async function boot(options: BootOptions): Promise<Runtime> {
 }
 
 /** The route config from the plugins' manifests, before any plugin applies (so each may use it in apply). */
-function assembleConfig(options: BootOptions, registries: Registries, kernelServices: ReadonlySet<string>): ConfigKeys {
-  const contributions = orderPlugins(options.plugins, kernelServices).flatMap(({ cls }) => cls.manifest.config ? [{ plugin: cls.manifest.id, config: cls.manifest.config }] : []);
+function assembleConfig(ordered: readonly ResolvedEntry[], options: BootOptions, registries: Registries): ConfigKeys {
+  const contributions = ordered.flatMap(({ cls }) => cls.manifest.config ? [{ plugin: cls.manifest.id, config: cls.manifest.config }] : []);
   try {
     return new ConfigKeys(contributions, registries, options.missingPluginHints);
   } catch (e) {

@@ -151,8 +151,8 @@ export interface LoadContext {
   configKeys: ConfigKeys;
 }
 
-export async function loadPlugins(entries: ResolvedEntry[], ctx: LoadContext): Promise<LoadedPlugin[]> {
-  const ordered = orderPlugins(entries, ctx.services.names());
+/** Loads plugins already put in dependency order by `orderPlugins` (boot orders once, for config keys and loading). */
+export async function loadPlugins(ordered: readonly ResolvedEntry[], ctx: LoadContext): Promise<LoadedPlugin[]> {
   // Validate every plugin's options before any plugin runs, so a bad file fails fast and whole.
   const prepared = ordered.map((entry) => {
     const { manifest } = entry.cls;
