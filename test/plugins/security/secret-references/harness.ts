@@ -6,10 +6,11 @@
  */
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
-import type { PluginEntry } from '../../../../core/index.js';
+import type { Logger } from '../../../../core/index.js';
+import IntegrationsPlugin from '../../../../plugins/admin/integrations/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
-import { CHAT_BODY, postJson, type JsonReply, type TestGateway } from '../../../helpers/gateway.js';
-import { as, call, chatHeaders, lastKey, startAdminGateway } from '../../admin/integrations/harness.js';
+import { CHAT_BODY, postJson, startGateway, type JsonReply, type TestGateway } from '../../../helpers/gateway.js';
+import { ADMIN_PLUGINS, as, call, chatHeaders, lastKey, SECRET_KEY } from '../../admin/integrations/harness.js';
 
 export { as, call, chatHeaders, lastKey };
 
@@ -17,14 +18,28 @@ export interface SecretsGateway extends TestGateway {
   provider: MockOpenAI;
 }
 
-/** A gateway whose security.secret-references has `options`; other plugins added with `plugins`. */
-export async function startSecretsGateway(
-  options: Record<string, unknown> = {}, extra: { env?: Record<string, string>; plugins?: PluginEntry[]; dataDir?: string } = {},
-): Promise<SecretsGateway> {
+export interface SecretsGatewayExtra {
+  env?: Record<string, string>;
+  /** Options of admin.integrations (secretTtlMs ...). */
+  integrations?: Record<string, unknown>;
+  logger?: Logger;
+}
+
+/** A gateway whose security.secret-references has `options` (the default preset's, reconfigured). */
+export async function startSecretsGateway(options: Record<string, unknown> = {}, extra: SecretsGatewayExtra = {}): Promise<SecretsGateway> {
   const provider = await startMockOpenAI();
-  const gw = await startAdminGateway({
-    plugins: [{ use: 'security.secret-references', options: { reloadIntervalMs: 0, ...options } }, ...(extra.plugins ?? [])],
-    env: extra.env, dataDir: extra.dataDir,
+  const gw = await startGateway({
+    // Workspace ids are taken as given (no directory), as in the integrations tests.
+    composition: {
+      plugins: [
+        ...ADMIN_PLUGINS.filter((p) => p !== IntegrationsPlugin),
+        { use: 'admin.integrations', options: { reloadIntervalMs: 0, ...extra.integrations } },
+        { use: 'security.secret-references', options: { reloadIntervalMs: 0, ...options } },
+      ],
+      disable: ['admin.workspaces', 'admin.api-keys'],
+    },
+    env: { GW_SECRET_KEY: SECRET_KEY, ...extra.env },
+    logger: extra.logger,
   });
   return {
     ...gw, provider,
