@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
-import type { Logger } from '../../../../core/index.js';
+import type { Logger, PluginEntry } from '../../../../core/index.js';
 import IntegrationsPlugin from '../../../../plugins/admin/integrations/index.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { CHAT_BODY, postJson, startGateway, type JsonReply, type TestGateway } from '../../../helpers/gateway.js';
@@ -23,6 +23,8 @@ export interface SecretsGatewayExtra {
   /** Options of admin.integrations (secretTtlMs ...). */
   integrations?: Record<string, unknown>;
   logger?: Logger;
+  /** Added after the control-plane plugins (a fake directory ...). */
+  plugins?: PluginEntry[];
 }
 
 /** A gateway whose security.secret-references has `options` (the default preset's, reconfigured). */
@@ -35,6 +37,7 @@ export async function startSecretsGateway(options: Record<string, unknown> = {},
         ...ADMIN_PLUGINS.filter((p) => p !== IntegrationsPlugin),
         { use: 'admin.integrations', options: { reloadIntervalMs: 0, ...extra.integrations } },
         { use: 'security.secret-references', options: { reloadIntervalMs: 0, ...options } },
+        ...(extra.plugins ?? []),
       ],
       disable: ['admin.workspaces', 'admin.api-keys'],
     },
