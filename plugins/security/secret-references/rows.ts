@@ -6,7 +6,7 @@
 import { Errors, type Principal, type SecretBox } from '../../../core/index.js';
 import type { Directory } from '../../admin/workspaces/contract.js';
 import { MANAGERS, type ManagerId } from './managers/index.js';
-import { isObject, type ManagerConfig } from './managers/manager.js';
+import type { ManagerConfig } from './managers/manager.js';
 import { MASK, sealContext, type SecretReference, type SecretReferenceRow } from './record.js';
 
 export interface RowRules {
@@ -104,8 +104,4 @@ export function configKept(box: SecretBox, current: SecretReference, given: Reco
     if (out[field] === MASK) out[field] = (opened ??= openSecrets(box, current))[field];
   }
   return out;
-}
-
-export function isConfigObject(value: unknown): value is Record<string, unknown> {
-  return isObject(value);
 }

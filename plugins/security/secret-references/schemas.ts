@@ -2,10 +2,9 @@
  * Request bodies of /v1/secret-references (TypeBox, compiled once). `manager_config` is checked
  * against its manager's own schema (managers/*.ts) once the manager is known.
  */
-import { StringEnum, Type, compile, type Static, type TSchema } from '../../../core/index.js';
+import { StringEnum, Type, compile, type Static } from '../../../core/index.js';
 import { MANAGER_IDS } from './managers/index.js';
 
-const Opt = <S extends TSchema>(schema: S) => Type.Optional(schema);
 const Strict = { additionalProperties: false } as const;
 
 export const SLUG_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
