@@ -98,6 +98,22 @@ describe('security.secret-references: each manager through a chat request', () =
     await expectKey('via-aws-binary', KEYS.awsBinary);
   });
 
+  it('aws_secrets_manager: temporary credentials send and sign their session token', async () => {
+    const sessionToken = 'FwoGZXIvYXdzEXAMPLE-session-token';
+    const temporary = await startAwsSecretsMock({ region: AWS.region, credentials: { ...AWS.credentials, sessionToken }, secrets: { 'prod/plain': KEYS.awsPlain } });
+    try {
+      await createReference(gw, {
+        slug: 'aws-session', manager: 'aws_secrets_manager', secret_path: 'prod/plain',
+        manager_config: { region: AWS.region, access_key_id: AWS.credentials.accessKeyId, secret_access_key: AWS.credentials.secretAccessKey, session_token: sessionToken, endpoint: temporary.url },
+      });
+      await mappedIntegration(gw, 'via-aws-session', 'aws-session');
+      await expectKey('via-aws-session', KEYS.awsPlain);
+      expect(temporary.requests.at(-1)!.headers['x-amz-security-token']).to.equal(sessionToken);
+    } finally {
+      await temporary.close();
+    }
+  });
+
   it('gcp_secret_manager: a service-account token from token_uri, then versions/latest:access', async () => {
     const config = { project_id: 'gw-test-project', service_account_json: serviceAccountJson(gcp.tokenUri), endpoint: gcp.url };
     await createReference(gw, { slug: 'gcp-openai', manager: 'gcp_secret_manager', secret_path: 'openai-key', manager_config: config });
