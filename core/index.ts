@@ -65,3 +65,8 @@ export { BoundedMap } from './bounded-map.js';
 export { asBuffer } from './bytes.js';
 export { systemClock, wallNow, type Clock } from './clock.js';
 export { sha256Hex } from './digest.js';
+export { signedAwsPost, type AwsCredentials, type AwsSignInput } from './cloud-auth/aws-sigv4.js';
+export {
+  ASSERTION_LIFETIME_S, assertionClaims, CLOUD_PLATFORM_SCOPE, DEFAULT_TOKEN_URI, signAssertion, type AssertionClaims, type ServiceAccount,
+} from './cloud-auth/google-service-account.js';
+export { ServiceAccountTokens, type TokenCacheOptions } from './cloud-auth/google-tokens.js';

@@ -69,6 +69,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'guardrail.webhook': () => import('../guardrails/webhook/index.js'),
   'guardrail.word-count': () => import('../guardrails/word-count/index.js'),
   'security.secret-box': () => import('../plugins/security/secret-box/index.js'),
+  'security.secret-references': () => import('../plugins/security/secret-references/index.js'),
   'feature.files': () => import('../plugins/features/files/index.js'),
   'feature.batches': () => import('../plugins/features/batches/index.js'),
   'feature.fine-tuning': () => import('../plugins/features/fine-tuning/index.js'),

@@ -1,15 +1,14 @@
 /**
  * The Bedrock (cloudA) adapter: chat through Converse / ConverseStream and rerank through the agent
- * runtime's Rerank, every request signed with SigV4 (signing.ts). Transforms live in their own files;
+ * runtime's Rerank, every request signed with SigV4 (core/cloud-auth/aws-sigv4.ts, as `bedrock`). Transforms live in their own files;
  * this one builds URLs and wires the endpoints.
  */
-import { JsonPayload, type AdapterInput, type EndpointAdapter, type GatewayError, type ProviderAdapter, type UpstreamRequest } from '../../core/index.js';
+import { JsonPayload, signedAwsPost, type AdapterInput, type EndpointAdapter, type GatewayError, type ProviderAdapter, type UpstreamRequest } from '../../core/index.js';
 import { toConverseRequest } from './chat-request.js';
 import { fromConverseResponse } from './chat-response.js';
 import { converseStreamToSse } from './chat-stream.js';
 import { bedrockHttpError } from './errors.js';
 import { fromBedrockRerank, toBedrockRerank } from './rerank.js';
-import { signedPost } from './signing.js';
 import { agentRuntimeBase, credentialsOf, PROVIDER_ID, regionOf, runtimeBase, validateBedrockTarget } from './target.js';
 import type { ConverseResponse, RerankResponse } from './wire.js';
 
@@ -33,9 +32,13 @@ function modelOf(input: AdapterInput): string {
   return String(input.body['model']);
 }
 
+/** Bedrock runtime and agent runtime both sign as `bedrock`. */
+export const SIGNING_SERVICE = 'bedrock';
+
 function sign(input: AdapterInput, url: string, accept: string, body: string): Promise<UpstreamRequest> {
-  return signedPost({
+  return signedAwsPost({
     url,
+    service: SIGNING_SERVICE,
     headers: { 'content-type': 'application/json', accept },
     body,
     region: regionOf(input.target),

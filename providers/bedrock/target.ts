@@ -2,15 +2,11 @@
  * What a Bedrock target needs from the config (spec §2.1 cloudA fields): region, access key and
  * secret, optional session token, and the base URLs derived from them (or `custom_host`).
  */
-import type { ConfigNode, Issue } from '../../core/index.js';
+import type { AwsCredentials, ConfigNode, Issue } from '../../core/index.js';
 
 export const PROVIDER_ID = 'bedrock';
 
-export interface AwsCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
+export type { AwsCredentials };
 
 /** A region is spliced into a host name, so only region-shaped names are allowed (no host injection). */
 const REGION = /^[a-z]{2}(-[a-z0-9]+)+-\d+$/;

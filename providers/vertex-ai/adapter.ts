@@ -2,7 +2,7 @@
  * The Vertex AI provider adapter (chat completions). Gemini models speak `generateContent` /
  * `streamGenerateContent?alt=sse`; models whose id starts with `claude` go to Anthropic's
  * `rawPredict` / `streamRawPredict` (claude.ts). Auth: a token minted from
- * `cloudC_service_account_json` and cached (tokens.ts); without a service account, `api_key` is sent
+ * `cloudC_service_account_json` and cached (core/cloud-auth/google-tokens.ts); without a service account, `api_key` is sent
  * as a ready Bearer access token.
  */
 import {
@@ -16,7 +16,7 @@ import { fromGeminiResponse } from './gemini-response.js';
 import { geminiStreamToUnified } from './gemini-stream.js';
 import type { GeminiResponse } from './gemini-common.js';
 import { checkedModel, modelUrl, PROVIDER_ID, serviceAccountOf, validateTarget } from './target.js';
-import type { ServiceAccountTokens } from './tokens.js';
+import type { ServiceAccountTokens } from '../../core/index.js';
 
 export interface VertexAdapterDeps {
   tokens: Pick<ServiceAccountTokens, 'token'>;

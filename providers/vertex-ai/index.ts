@@ -2,9 +2,8 @@
  * provider.vertex-ai: Google Vertex AI (the spec's cloudC) — Gemini models, and Claude models on
  * Vertex through the anthropic provider's transforms (hence the dependency).
  */
-import { MAX_TIMER_MS, Services, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
+import { MAX_TIMER_MS, ServiceAccountTokens, Services, Type, type Plugin, type PluginApi, type Static } from '../../core/index.js';
 import { createVertexAdapter } from './adapter.js';
-import { ServiceAccountTokens } from './tokens.js';
 import { VERTEX_CONFIG } from './config-keys.js';
 
 const Options = Type.Object({
@@ -30,6 +29,8 @@ export default class VertexProviderPlugin implements Plugin<VertexOptions> {
   apply(api: PluginApi<VertexOptions>): void {
     const transport = api.services.get(Services.Transport);
     const tokens = new ServiceAccountTokens(transport, {
+      owner: 'vertex-ai',
+      privateKeyPath: 'cloudC_service_account_json.private_key',
       refreshMarginMs: api.options.tokenRefreshMarginMs,
       maxEntries: api.options.tokenCacheSize,
       exchangeTimeoutMs: api.options.tokenExchangeTimeoutMs,

@@ -4,20 +4,11 @@
  * `custom_host` replaces the base (`https://{region}-aiplatform.googleapis.com/v1`, version segment
  * included); the path layout below it stays.
  */
-import { Errors, type ConfigNode, type Issue } from '../../core/index.js';
+import { Errors, type ConfigNode, type Issue, type ServiceAccount } from '../../core/index.js';
 
 export const PROVIDER_ID = 'vertex-ai';
 
-/** The fields of a Google service-account key file that the token exchange needs. */
-export interface ServiceAccount {
-  client_email: string;
-  private_key: string;
-  private_key_id?: string;
-  token_uri?: string;
-  project_id?: string;
-}
-
-export const DEFAULT_TOKEN_URI = 'https://oauth2.googleapis.com/token';
+export type { ServiceAccount };
 
 // Region and project end up in the host name and the path: only plain identifiers may get there.
 const REGION = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -69,7 +69,8 @@ export default class IntegrationsPlugin implements Plugin<Options> {
       rules: {
         providers: api.registries.providers,
         configKeys: api.configKeys,
-        envPrefix: () => (externalSecrets() ? undefined : options.secretEnvPrefix),
+        envPrefix: options.secretEnvPrefix,
+        references: externalSecrets,
       },
     });
     services.provide(IntegrationsService, createService(catalogue));

@@ -70,7 +70,7 @@ export class IntegrationResolver {
       for (const key in node) if (!this.keys.isCredential(key)) out[key] = node[key];
       out['virtual_key'] = integration.id;
       if (!Array.isArray(targets)) {
-        const fields = this.credentials.fields(integration);
+        const fields = this.credentials.fields(integration, caller.workspaceId);
         Object.assign(out, fields instanceof Promise ? await fields : fields);
         const host = integration.modelHosts.size > 0 ? integration.modelHosts.get(String(model ?? caller.model)) : undefined;
         if (host !== undefined) out['custom_host'] = host;

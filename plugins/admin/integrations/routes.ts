@@ -44,7 +44,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
       const providerSlug = body.create_default_provider === false ? undefined : body.default_provider_slug ?? body.slug;
       checkNames(catalogue, org, body.slug, providerSlug);
       const configurations = body.configurations ?? {};
-      checkContent(body.provider, body.key, configurations, body.secret_mappings ?? [], deps.rules);
+      checkContent(body.provider, body.key, configurations, body.secret_mappings ?? [], deps.rules, org);
       const id = randomUUID();
       const now = nowIso();
       const row: IntegrationRow = {

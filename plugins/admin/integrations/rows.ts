@@ -28,10 +28,10 @@ export function checkNames(catalogue: IntegrationCatalogue, org: string, slug: s
 
 export function checkContent(
   provider: string, key: string | undefined, configurations: Record<string, unknown>,
-  mappings: NonNullable<CreateInput['secret_mappings']>, rules: ContentRules,
+  mappings: NonNullable<CreateInput['secret_mappings']>, rules: ContentRules, organisationId: string,
 ): void {
   checkConfigurations(configurations, rules.configKeys);
-  checkSecretMappings(mappings, rules);
+  checkSecretMappings(mappings, rules, organisationId);
   checkProviderTarget(provider, key, configurations, mappings, rules);
 }
 
@@ -134,7 +134,7 @@ export async function updatedRow(current: Integration, body: UpdateInput, princi
   if (touchesSecrets || body.provider !== undefined || body.secret_mappings !== undefined) {
     // The result must still make a routable target: checked with the secrets it keeps.
     const { key, configurations } = secretsKept(current, body, deps.box);
-    checkContent(row.provider, key, configurations, JSON.parse(row.secret_mappings), deps.rules);
+    checkContent(row.provider, key, configurations, JSON.parse(row.secret_mappings), deps.rules, org);
     if (touchesSecrets) Object.assign(row, sealed(deps.box, deps.rules.configKeys, current.id, key, configurations));
   }
   return row;

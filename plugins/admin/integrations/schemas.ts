@@ -19,7 +19,7 @@ const PricingAdjustments = Type.Object({
 const SecretMapping = Type.Object({
   /** `key`, or `configurations.<field>`. */
   target_field: Type.String({ minLength: 1, maxLength: 128 }),
-  /** The secret reference: an environment variable name in the embedded default. */
+  /** The slug of a stored secret reference (security.secret-references), or an environment variable name. */
   secret_reference: Type.String({ minLength: 1, maxLength: 256 }),
   value_format: Opt(StringEnum(['string', 'json'])),
 }, Strict);

@@ -7,14 +7,19 @@ import { Errors, type ConfigKeys, type ProviderAdapter, type Registry } from '..
 import { configurationFields } from './fields.js';
 import { targetField } from './credentials.js';
 import type { SecretMappingInput } from './schemas.js';
+import type { SecretReferences } from '../../security/secret-references/contract.js';
 
 export interface ContentRules {
   providers: Registry<ProviderAdapter>;
   /** The gateway's route config: which fields exist, which are credentials and secrets. */
   configKeys: ConfigKeys;
-  /** Set when references go to the environment: the prefix every referenced variable must have. */
-  envPrefix(): string | undefined;
+  /** The prefix environment variables named by a mapping must have (option secretEnvPrefix). */
+  envPrefix: string;
+  /** The secret references service, when a plugin provides one (looked up on use). */
+  references(): SecretReferences | undefined;
 }
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Checks `configurations`; throws a 400 naming the first offending field. */
 export function checkConfigurations(configurations: Record<string, unknown>, keys: ConfigKeys): void {
@@ -30,7 +35,12 @@ export function checkConfigurations(configurations: Record<string, unknown>, key
   }
 }
 
-export function checkSecretMappings(mappings: readonly SecretMappingInput[], rules: ContentRules): void {
+/**
+ * Mappings onto known fields, each field once, each naming a reference that can resolve: an
+ * environment variable with the prefix, or (when the secret references service is loaded) a
+ * stored reference of the organisation.
+ */
+export function checkSecretMappings(mappings: readonly SecretMappingInput[], rules: ContentRules, organisationId: string): void {
   const seen = new Set<string>();
   const fields = configurationFields(rules.configKeys);
   mappings.forEach((m, i) => {
@@ -39,9 +49,17 @@ export function checkSecretMappings(mappings: readonly SecretMappingInput[], rul
     if (!valid) throw Errors.invalidBody(`secret_mappings.${i}.target_field`, 'must be "key" or "configurations.<field>" of an integration configuration field');
     if (seen.has(field)) throw Errors.invalidBody(`secret_mappings.${i}.target_field`, `maps ${m.target_field} twice`);
     seen.add(field);
-    const prefix = rules.envPrefix();
-    if (prefix !== undefined && !(m.secret_reference.startsWith(prefix) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(m.secret_reference))) {
-      throw Errors.invalidBody(`secret_mappings.${i}.secret_reference`, `must name an environment variable starting with ${prefix}`);
+    const reference = m.secret_reference;
+    if (reference.startsWith(rules.envPrefix) && ENV_NAME.test(reference)) return;
+    const service = rules.references();
+    if (service === undefined) {
+      throw Errors.invalidBody(`secret_mappings.${i}.secret_reference`, `must name an environment variable starting with ${rules.envPrefix}`);
+    }
+    if (service.exists !== undefined && !service.exists(reference, organisationId)) {
+      throw Errors.invalidBody(
+        `secret_mappings.${i}.secret_reference`,
+        `no secret reference "${reference}" in this organisation (give the slug of a stored secret reference, or an environment variable starting with ${rules.envPrefix})`,
+      );
     }
   });
 }

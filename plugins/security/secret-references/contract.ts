@@ -20,6 +20,12 @@ export interface SecretReferences {
    * manager fails or does not hold the secret.
    */
   resolve(reference: string, requester: SecretRequester): string | undefined | Promise<string | undefined>;
+  /**
+   * Whether `reference` names something `resolve` would look up for the organisation (a stored
+   * reference, or an environment variable name it reads), without fetching anything: what a plugin
+   * checks when a mapping is written. Optional: without it, every reference is accepted.
+   */
+  exists?(reference: string, organisationId: string): boolean;
 }
 
 export const SecretReferencesService = serviceKey<SecretReferences>('secret-references');

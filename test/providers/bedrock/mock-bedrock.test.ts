@@ -1,6 +1,9 @@
 /** The mock Bedrock itself: it must refuse what real Bedrock refuses, or the adapter tests prove little. */
 import { expect } from 'chai';
-import { signedPost } from '../../../providers/bedrock/signing.js';
+import { signedAwsPost, type AwsSignInput } from '../../../core/index.js';
+
+/** Signed as Bedrock signs (service `bedrock`). */
+const signedPost = (input: Omit<AwsSignInput, 'service'>) => signedAwsPost({ ...input, service: 'bedrock' });
 import { MOCK_AWS, startMockBedrock, type MockBedrock } from '../../fixtures/mock-bedrock.js';
 
 describe('mock bedrock', () => {

@@ -4,7 +4,10 @@
  */
 import { expect } from 'chai';
 import { encodePathSegment } from '../../../providers/bedrock/adapter.js';
-import { signedPost } from '../../../providers/bedrock/signing.js';
+import { signedAwsPost, type AwsSignInput } from '../../../core/index.js';
+
+/** Signed as Bedrock signs (service `bedrock`). */
+const signedPost = (input: Omit<AwsSignInput, 'service'>) => signedAwsPost({ ...input, service: 'bedrock' });
 import { verifySigV4, type SigV4Request } from '../../fixtures/bedrock-sigv4.js';
 
 const AWS_EXAMPLE = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };

@@ -3,12 +3,11 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { createVerify } from 'node:crypto';
 import { GatewayError, type Transport, type UpstreamReply, type UpstreamRequest } from '../../../core/index.js';
-import { ServiceAccountTokens, type TokenCacheOptions } from '../../../providers/vertex-ai/tokens.js';
-import { CLOUD_PLATFORM_SCOPE } from '../../../providers/vertex-ai/jwt.js';
+import { CLOUD_PLATFORM_SCOPE, ServiceAccountTokens, type TokenCacheOptions } from '../../../core/index.js';
 import { CLIENT_EMAIL, keyPair, serviceAccount, strangerKeyPair } from './service-account.js';
 
 const TOKEN_URI = 'https://oauth2.test/token';
-const OPTIONS: TokenCacheOptions = { refreshMarginMs: 300_000, maxEntries: 10, exchangeTimeoutMs: 1000 };
+const OPTIONS: TokenCacheOptions = { owner: 'vertex-ai', privateKeyPath: 'cloudC_service_account_json.private_key', refreshMarginMs: 300_000, maxEntries: 10, exchangeTimeoutMs: 1000 };
 const never = new AbortController().signal;
 
 type Answer = { status: number; body: unknown } | Error | 'hang';

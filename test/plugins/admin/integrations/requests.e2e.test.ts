@@ -175,14 +175,14 @@ describe('admin.integrations: requests through stored integrations', () => {
     });
     const unset = await chat(chatHeaders({ 'x-gw-provider': '@unset-env' }));
     expect(unset.status).to.equal(500);
-    expect(unset.json.error).to.deep.include({ code: 'integration_unusable', message: 'integration "@unset-env": the secret mapped to key is not available (unresolved secret reference)' });
+    expect(unset.json.error).to.deep.include({ code: 'integration_unusable', message: 'integration "@unset-env" (key → secret reference "GW_SECRET_REF_NOT_SET"): no such secret reference, or its environment variable is not set' });
     await call(gw, 'POST', '/v1/integrations', {
       slug: 'bad-json', provider: 'openai', key: 'k', configurations: { custom_host: `${mockB.url}/v1` },
       secret_mappings: [{ target_field: 'configurations.deployments', secret_reference: 'GW_SECRET_REF_BAD_JSON', value_format: 'json' }],
     });
     const bad = await chat(chatHeaders({ 'x-gw-provider': '@bad-json' }));
     expect(bad.status).to.equal(500);
-    expect(bad.json.error.message).to.equal('integration "@bad-json": the secret mapped to configurations.deployments is not valid JSON (value_format "json")');
+    expect(bad.json.error.message).to.equal('integration "@bad-json": secret reference "GW_SECRET_REF_BAD_JSON" mapped to configurations.deployments is not valid JSON (value_format "json")');
     expect(mockB.requests).to.have.length(0);
   });
 

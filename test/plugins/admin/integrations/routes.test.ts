@@ -79,7 +79,7 @@ describe('admin.integrations: routes', () => {
       ['an unknown field', { slug: 'p7', provider: 'openai', key: 'k', colour: 'red' }, /body\.colour: is not an allowed key/],
       ['workspaces and allow_all together', { slug: 'p8', provider: 'openai', key: 'k', allow_all_workspaces: true, allowed_workspaces: ['ws-1'] }, /body\.allowed_workspaces: cannot be combined with allow_all_workspaces: true/],
       ['a mapping onto an unknown field', { slug: 'p9', provider: 'openai', key: 'k', secret_mappings: [{ target_field: 'configurations.retry', secret_reference: 'GW_SECRET_REF_X' }] }, /body\.secret_mappings\.0\.target_field: must be "key" or "configurations\.<field>"/],
-      ['a mapping onto any environment variable', { slug: 'p10', provider: 'openai', secret_mappings: [{ target_field: 'key', secret_reference: 'GW_SECRET_KEY' }] }, /body\.secret_mappings\.0\.secret_reference: must name an environment variable starting with GW_SECRET_REF_/],
+      ['a mapping onto any environment variable', { slug: 'p10', provider: 'openai', secret_mappings: [{ target_field: 'key', secret_reference: 'GW_SECRET_KEY' }] }, /body\.secret_mappings\.0\.secret_reference: no secret reference "GW_SECRET_KEY" in this organisation \(give the slug of a stored secret reference, or an environment variable starting with GW_SECRET_REF_\)/],
       ['a bad value_format', { slug: 'p11', provider: 'openai', secret_mappings: [{ target_field: 'key', secret_reference: 'GW_SECRET_REF_A', value_format: 'yaml' }] }, /value_format: must be one of "string", "json"/],
       ['a bad multiplier', { slug: 'p12', provider: 'openai', key: 'k', pricing_adjustments: { multiplier: { input: 0 } } }, /body\.pricing_adjustments\.multiplier: must be a number > 0/],
     ];

@@ -1,31 +1,36 @@
 /**
- * AWS Signature Version 4 with the maintained Smithy signer. It signs the exact bytes sent and the
- * path as it goes on the wire (model ids and ARNs URL-encoded; the signer encodes that path once
+ * AWS Signature Version 4 with the maintained Smithy signer, for every AWS service the gateway
+ * calls (Bedrock, Secrets Manager ...): the service name is the caller's. It signs the exact bytes
+ * sent and the path as it goes on the wire (already URL-encoded; the signer encodes that path once
  * more for the canonical request, as every AWS service but S3 expects).
  */
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { UpstreamRequest } from '../../core/index.js';
-import type { AwsCredentials } from './target.js';
+import type { UpstreamRequest } from '../types.js';
 
-/** Bedrock runtime and agent runtime both sign as `bedrock`. */
-export const SIGNING_SERVICE = 'bedrock';
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
 
-export interface SignInput {
+export interface AwsSignInput {
   url: string;
   /** Headers to send and sign (lower-case names); `host` is added from the URL. */
   headers: Record<string, string>;
   body: string;
   region: string;
+  /** The signing name of the service (`bedrock`, `secretsmanager` ...). */
+  service: string;
   credentials: AwsCredentials;
   /** For tests: the signing time (default now). */
   signingDate?: Date;
 }
 
 /** A signed POST ready for the transport: `authorization`, `x-amz-date`, `x-amz-content-sha256` (+ token) set. */
-export async function signedPost(input: SignInput): Promise<UpstreamRequest> {
+export async function signedAwsPost(input: AwsSignInput): Promise<UpstreamRequest> {
   const url = new URL(input.url);
-  const signer = new SignatureV4({ service: SIGNING_SERVICE, region: input.region, credentials: input.credentials, sha256: Sha256 });
+  const signer = new SignatureV4({ service: input.service, region: input.region, credentials: input.credentials, sha256: Sha256 });
   const signed = await signer.sign(
     {
       method: 'POST',

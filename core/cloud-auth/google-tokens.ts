@@ -1,14 +1,19 @@
 /**
- * Access tokens for service accounts: minted once (signed JWT → token_uri), cached per service
- * account until `refreshMarginMs` before expiry, and shared: concurrent first requests wait for one
- * exchange. The cache key includes the private key itself, so a caller who only knows an account's
- * e-mail never rides on a token minted with someone else's key.
+ * Access tokens for Google service accounts: minted once (signed JWT → token_uri), cached per
+ * service account until `refreshMarginMs` before expiry, and shared: concurrent first requests wait
+ * for one exchange. The cache key includes the private key itself, so a caller who only knows an
+ * account's e-mail never rides on a token minted with someone else's key. The exchange goes through
+ * the caller's transport (the shared one: outbound host rules apply to token_uri).
  */
-import { Errors, GatewayError, type Transport } from '../../core/index.js';
-import { assertionClaims, signAssertion } from './jwt.js';
-import { DEFAULT_TOKEN_URI, PROVIDER_ID, type ServiceAccount } from './target.js';
+import { Errors, GatewayError } from '../errors.js';
+import type { Transport } from '../types.js';
+import { assertionClaims, DEFAULT_TOKEN_URI, signAssertion, type ServiceAccount } from './google-service-account.js';
 
 export interface TokenCacheOptions {
+  /** Who exchanges (a provider id such as `vertex-ai`): named in errors and set as their `provider`. */
+  owner: string;
+  /** Where the caller's config keeps the private key, named when it is unusable. */
+  privateKeyPath: string;
   /** Re-exchange this long before the token expires. */
   refreshMarginMs: number;
   /** Distinct service accounts kept; the oldest entry is dropped beyond it. */
@@ -79,7 +84,7 @@ export class ServiceAccountTokens {
   async #exchange(sa: ServiceAccount): Promise<Cached> {
     this.exchanges++;
     const tokenUri = sa.token_uri ?? DEFAULT_TOKEN_URI;
-    const assertion = signAssertion(sa, assertionClaims(sa, tokenUri, Math.floor(Date.now() / 1000)));
+    const assertion = signAssertion(sa, assertionClaims(sa, tokenUri, Math.floor(Date.now() / 1000)), this.options.privateKeyPath);
     const body = `grant_type=${GRANT_TYPE}&assertion=${assertion}`;
     let status: number;
     let text: string;
@@ -93,13 +98,13 @@ export class ServiceAccountTokens {
     } catch (e) {
       if (e instanceof GatewayError) throw e;
       const why = (e as Error)?.name === 'TimeoutError' ? `no answer within ${this.options.exchangeTimeoutMs} ms` : 'token endpoint unreachable';
-      throw Errors.badGateway(`${PROVIDER_ID}: service-account token exchange failed: ${why}`, PROVIDER_ID);
+      throw Errors.badGateway(`${this.options.owner}: service-account token exchange failed: ${why}`, this.options.owner);
     }
     const parsed = parseJson(text);
-    if (status !== 200) throw exchangeRefused(status, parsed);
+    if (status !== 200) throw exchangeRefused(this.options.owner, status, parsed);
     const token = parsed?.['access_token'];
     if (typeof token !== 'string' || token === '') {
-      throw Errors.badGateway(`${PROVIDER_ID}: token endpoint answered without an access_token`, PROVIDER_ID);
+      throw Errors.badGateway(`${this.options.owner}: token endpoint answered without an access_token`, this.options.owner);
     }
     const expiresIn = typeof parsed!['expires_in'] === 'number' ? (parsed!['expires_in'] as number) * 1000 : 3_600_000;
     // A short-lived token is still used for at least half its life.
@@ -110,14 +115,14 @@ export class ServiceAccountTokens {
 }
 
 /** The token endpoint's own verdict: a rejected credential is the caller's 401, anything else a 502. */
-function exchangeRefused(status: number, body: Record<string, unknown> | undefined): GatewayError {
+function exchangeRefused(owner: string, status: number, body: Record<string, unknown> | undefined): GatewayError {
   const code = typeof body?.['error'] === 'string' ? (body['error'] as string) : undefined;
   const description = typeof body?.['error_description'] === 'string' ? `: ${body['error_description'] as string}` : '';
-  const message = `${PROVIDER_ID}: service-account token exchange failed (${status}${code ? ` ${code}` : ''}${description})`;
+  const message = `${owner}: service-account token exchange failed (${status}${code ? ` ${code}` : ''}${description})`;
   if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
-    return Errors.upstream(401, message, PROVIDER_ID, 'authentication_error', 'token_exchange_failed');
+    return Errors.upstream(401, message, owner, 'authentication_error', 'token_exchange_failed');
   }
-  return Errors.badGateway(message, PROVIDER_ID);
+  return Errors.badGateway(message, owner);
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {
