@@ -123,10 +123,3 @@ function parseJson(value: string, integration: Integration, mapping: SecretMappi
     );
   }
 }
-
-/** The embedded default: environment variables whose names start with `prefix`. */
-export function envSecretSource(env: Readonly<Record<string, string | undefined>>, prefix: string): SecretSource {
-  return {
-    resolve: (reference) => (reference.startsWith(prefix) ? env[reference] : undefined),
-  };
-}

@@ -7,7 +7,7 @@ import { Errors, type ConfigKeys, type ProviderAdapter, type Registry } from '..
 import { configurationFields } from './fields.js';
 import { targetField } from './credentials.js';
 import type { SecretMappingInput } from './schemas.js';
-import type { SecretReferences } from '../../security/secret-references/contract.js';
+import { referenceProblem, type SecretReferences } from '../../security/secret-references/contract.js';
 
 export interface ContentRules {
   providers: Registry<ProviderAdapter>;
@@ -18,8 +18,6 @@ export interface ContentRules {
   /** The secret references service, when a plugin provides one (looked up on use). */
   references(): SecretReferences | undefined;
 }
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Checks `configurations`; throws a 400 naming the first offending field. */
 export function checkConfigurations(configurations: Record<string, unknown>, keys: ConfigKeys): void {
@@ -49,18 +47,8 @@ export function checkSecretMappings(mappings: readonly SecretMappingInput[], rul
     if (!valid) throw Errors.invalidBody(`secret_mappings.${i}.target_field`, 'must be "key" or "configurations.<field>" of an integration configuration field');
     if (seen.has(field)) throw Errors.invalidBody(`secret_mappings.${i}.target_field`, `maps ${m.target_field} twice`);
     seen.add(field);
-    const reference = m.secret_reference;
-    if (reference.startsWith(rules.envPrefix) && ENV_NAME.test(reference)) return;
-    const service = rules.references();
-    if (service === undefined) {
-      throw Errors.invalidBody(`secret_mappings.${i}.secret_reference`, `must name an environment variable starting with ${rules.envPrefix}`);
-    }
-    if (service.exists !== undefined && !service.exists(reference, organisationId)) {
-      throw Errors.invalidBody(
-        `secret_mappings.${i}.secret_reference`,
-        `no secret reference "${reference}" in this organisation (give the slug of a stored secret reference, or an environment variable starting with ${rules.envPrefix})`,
-      );
-    }
+    const problem = referenceProblem(m.secret_reference, organisationId, rules.envPrefix, rules.references());
+    if (problem) throw Errors.invalidBody(`secret_mappings.${i}.secret_reference`, problem);
   });
 }
 
