@@ -30,7 +30,7 @@ export function registerCardRoute(routes: Router, deps: CardRouteDeps): void {
       const version = requestedVersion(ctx.request);
       const endpoint = agentEndpoint(publicBase(ctx.request, deps.publicBaseUrl), server.id);
       const card = await deps.cards.get(server, version);
-      return json(200, rewriteCard(card, endpoint, server.slug), { vary: 'A2A-Version' });
+      return json(200, rewriteCard(card, endpoint), { vary: 'A2A-Version' });
     },
   });
 }

@@ -50,6 +50,14 @@ export function checkCard(value: unknown, slug: string): Card {
   return value;
 }
 
+/** A 502 naming the server unless the card offers at least one JSON-RPC interface (the only kind proxied). */
+export function checkProxiable(card: Card, cardUrl: string, slug: string): Card {
+  if (jsonRpcInterfaces(card, cardUrl).length === 0) {
+    throw Errors.badGateway(`agent server "${slug}" offers no JSON-RPC interface (only gRPC or HTTP+JSON), which this gateway cannot proxy`, slug);
+  }
+  return card;
+}
+
 /** The agent's JSON-RPC endpoints (absolute, http(s)), with their protocol versions. */
 export function jsonRpcInterfaces(card: Card, cardUrl: string): JsonRpcInterface[] {
   const found: JsonRpcInterface[] = [];
@@ -94,7 +102,7 @@ export function pickInterface(interfaces: readonly JsonRpcInterface[], requested
  * schemes give way to the gateway key (the gateway authenticates to the agent itself); signatures
  * are dropped (the rewritten card would not verify against them).
  */
-export function rewriteCard(card: Card, endpoint: string, slug: string): Card {
+export function rewriteCard(card: Card, endpoint: string): Card {
   const out = structuredClone(card);
   const legacy = isLegacyCard(card);
   if (Array.isArray(out['supportedInterfaces'])) {
@@ -111,9 +119,6 @@ export function rewriteCard(card: Card, endpoint: string, slug: string): Card {
     out['url'] = endpoint;
     out['preferredTransport'] = JSONRPC;
     if ('additionalInterfaces' in out) out['additionalInterfaces'] = [{ url: endpoint, transport: JSONRPC }];
-  }
-  if (jsonRpcInterfaces(card, endpoint).length === 0) {
-    throw Errors.badGateway(`agent server "${slug}" offers no JSON-RPC interface (only gRPC or HTTP+JSON), which this gateway cannot proxy`, slug);
   }
   const capabilities = out['capabilities'];
   if (isObject(capabilities)) {

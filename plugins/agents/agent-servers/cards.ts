@@ -2,11 +2,12 @@
  * Agent cards, fetched from `{url}/.well-known/agent-card.json` through the shared transport and
  * kept for `cardTtlMs` per server revision and requested protocol version (a v1.0 SDK server
  * answers a v0.3 card to a v0.3 client: the A2A-Version header picks the shape). One fetch per
- * key at a time: callers that arrive meanwhile share it. Failures are not kept.
+ * key at a time: callers that arrive meanwhile share it. Only cards with a JSON-RPC interface are
+ * kept; failures are not.
  */
 import { Errors, type Transport } from '../../../core/index.js';
 import type { UpstreamAuth } from './auth.js';
-import { checkCard, type Card } from './card-shape.js';
+import { checkCard, checkProxiable, type Card } from './card-shape.js';
 import type { AgentServer } from './record.js';
 import { callAgent, mediaType, readLimited } from './upstream.js';
 
@@ -87,7 +88,7 @@ export class AgentCards {
       } catch {
         throw Errors.badGateway(`agent server "${server.slug}" answered its agent card with something that is not JSON (${type || 'no content-type'})`, server.slug);
       }
-      return checkCard(parsed, server.slug);
+      return checkProxiable(checkCard(parsed, server.slug), this.cardUrl(server), server.slug);
     } finally {
       settle();
     }

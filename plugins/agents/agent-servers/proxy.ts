@@ -52,14 +52,15 @@ export function registerProxyRoute(routes: Router, deps: ProxyDeps): void {
       const call = jsonRpcRequest(ctx.request.body);
       ctx.body = call as unknown as Record<string, unknown>;
       ctx.values.set(CallSubjectKey, { provider: server.slug, model: call.method });
-      const kind = methodKind(call.method);
-      if (!kind) return rpcError(call.id, METHOD_NOT_FOUND, `method "${call.method}" is not available through the gateway`);
-      ctx.stream = kind === 'stream';
       const version = requestedVersion(ctx.request);
       const extensions = extensionHeaders(ctx.request);
+      const kind = methodKind(call.method);
+      ctx.stream = kind === 'stream';
 
+      // Rate and usage limits, as inference requests pass them: every call counts, known method or not.
       const early = await deps.kernel().hooks.preRoute.promise(ctx);
       if (early) return early;
+      if (!kind) return rpcError(call.id, METHOD_NOT_FOUND, `method "${call.method}" is not available through the gateway`);
 
       const target = pickInterface(jsonRpcInterfaces(await deps.cards.get(server, version), deps.cards.cardUrl(server)), version);
       if (!target) throw Errors.badGateway(`agent server "${server.slug}" offers no JSON-RPC interface`, server.slug);
