@@ -26,7 +26,7 @@ const Options = Type.Object({
   cardTtlMs: Type.Integer({ minimum: 0, maximum: MAX_TIMER_MS, default: 300_000 }),
   /** The gateway's public base URL (e.g. https://gw.example.com) written into agent cards; default: each request's Host. */
   publicBaseUrl: Type.Optional(Type.String({ pattern: '^https?://[^\\s/?#]+(?:/[^\\s?#]*)?$', errorMessage: 'must be an http(s) URL without a query' })),
-  /** How long an agent may take to answer (its headers; a stream then runs on). */
+  /** How long an agent may take to answer: a card, a whole JSON answer, or a stream's headers (a stream then runs on). */
   requestTimeoutMs: Type.Integer({ minimum: 100, maximum: MAX_TIMER_MS, default: 120_000 }),
   /** The largest agent card read. */
   maxCardBytes: Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024, default: 1024 * 1024 }),

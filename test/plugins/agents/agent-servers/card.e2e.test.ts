@@ -5,6 +5,8 @@
  * Failure modes: agent down, not a card, not JSON, no JSON-RPC interface (502); outbound host rules.
  */
 import { expect } from 'chai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startA2AAgent, type A2AAgent } from '../../../fixtures/a2a-agent.js';
 import type { TestGateway } from '../../../helpers/gateway.js';
 import { as, call, caller, startAgentGateway } from './harness.js';
@@ -141,6 +143,24 @@ describe('agents.agent-servers: agent cards', () => {
       expect(res.status).to.equal(502);
       expect(res.json.error.message).to.match(/HTTP 404 for its agent card/);
     });
+  });
+
+  it('an agent that does not answer within requestTimeoutMs: 408 naming it', async () => {
+    const silent = createServer(() => { /* never answers */ });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const quick = await startAgentGateway({ options: { requestTimeoutMs: 200 } });
+    try {
+      const made = await call(quick, 'POST', '/v1/agent-servers', { name: 'Silent', slug: 'silent', url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
+      const started = Date.now();
+      const res = await call(quick, 'GET', `/v1/agent-servers/${made.json.id}/agent-card`);
+      expect(res.status, res.text).to.equal(408);
+      expect(res.json.error.message).to.match(/"silent" did not answer within 200 ms/);
+      expect(Date.now() - started).to.be.below(5000);
+    } finally {
+      await quick.stop();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('applies the outbound host rules to card fetches', async () => {
