@@ -79,6 +79,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'admin.workspaces': () => import('../plugins/admin/workspaces/index.js'),
   'identity.jwt': () => import('../plugins/identity/jwt/index.js'),
   'admin.integrations': () => import('../plugins/admin/integrations/index.js'),
+  'agents.agent-servers': () => import('../plugins/agents/agent-servers/index.js'),
   'admin.configs': () => import('../plugins/admin/configs/index.js'),
   'admin.guardrails': () => import('../plugins/admin/guardrails/index.js'),
   'admin.models': () => import('../plugins/admin/models/index.js'),
