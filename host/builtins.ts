@@ -131,7 +131,7 @@ export const CONFIG_KEY_OWNERS: Readonly<Record<string, string>> = Object.freeze
   ...owned('strategy.fallback', ['on_status_codes', 'strategy.on_status_codes']),
   ...owned('strategy.conditional', ['strategy.conditions', 'strategy.default']),
   ...owned('provider.openai', ['vendorD_organization', 'vendorD_project']),
-  ...owned('provider.anthropic', ['strict_compat_compliance']),
+  ...owned('provider.anthropic', ['strict_compat_compliance', 'strict_open_ai_compliance']),
   ...owned('provider.bedrock', ['cloudA_access_key_id', 'cloudA_secret_access_key', 'cloudA_region', 'cloudA_session_token']),
   ...owned('provider.vertex-ai', ['cloudC_project_id', 'cloudC_region', 'cloudC_service_account_json']),
   ...owned('provider.azure-openai', [
