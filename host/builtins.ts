@@ -128,6 +128,7 @@ export const CONFIG_KEY_OWNERS: Readonly<Record<string, string>> = Object.freeze
   ...owned('route.passthrough', ['passthrough']),
   ...owned('guardrails.runner', ['before_request_hooks', 'after_request_hooks', 'input_guardrails', 'output_guardrails']),
   ...owned('feature.prompts', ['prompt_id']),
+  ...owned('strategy.loadbalance', ['strategy.sticky']),
   ...owned('strategy.fallback', ['on_status_codes', 'strategy.on_status_codes']),
   ...owned('strategy.conditional', ['strategy.conditions', 'strategy.default']),
   ...owned('provider.openai', ['vendorD_organization', 'vendorD_project']),
