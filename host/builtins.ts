@@ -87,6 +87,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'observe.access-log': () => import('../plugins/observe/access-log/index.js'),
   'observe.logs': () => import('../plugins/observe/logs/index.js'),
   'observe.analytics': () => import('../plugins/observe/analytics/index.js'),
+  'observe.feedback': () => import('../plugins/observe/feedback/index.js'),
   'observe.metrics': () => import('../plugins/observe/metrics/index.js'),
   'observe.tracing': () => import('../plugins/observe/tracing/index.js'),
 };
