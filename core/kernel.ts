@@ -148,7 +148,7 @@ export class Kernel {
         const child = targets[index];
         if (!child) return Promise.resolve(failed(Errors.internal()));
         return this.route(child, passedDown, `${path}.targets[${index}]`, ctx);
-      }, ctx);
+      }, ctx, path);
     }
     return this.runTarget(settings as Target, ctx);
   }

@@ -174,7 +174,12 @@ export type RunTarget = (index: number) => Promise<Outcome>;
 /** A routing strategy: picks and runs child targets of one node. */
 export interface Strategy {
   readonly mode: string;
-  route(node: ConfigNode, run: RunTarget, ctx: RequestContext): Promise<Outcome>;
+  /**
+   * `path` names the node's place in the config (`config`, `config.targets[1]` ...), the same on
+   * every request and instance: a strategy that keeps state per node (sticky choices) keys it by this.
+   * The kernel always passes it; optional so that a strategy may be called without (unit tests).
+   */
+  route(node: ConfigNode, run: RunTarget, ctx: RequestContext, path?: string): Promise<Outcome>;
 }
 
 /** Runs one attempt of a target; wrappers (retry, breaker, time-out) return a new runner around it. */

@@ -90,6 +90,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'observe.access-log': () => import('../plugins/observe/access-log/index.js'),
   'observe.logs': () => import('../plugins/observe/logs/index.js'),
   'observe.analytics': () => import('../plugins/observe/analytics/index.js'),
+  'observe.feedback': () => import('../plugins/observe/feedback/index.js'),
   'observe.metrics': () => import('../plugins/observe/metrics/index.js'),
   'observe.tracing': () => import('../plugins/observe/tracing/index.js'),
 };
@@ -131,10 +132,11 @@ export const CONFIG_KEY_OWNERS: Readonly<Record<string, string>> = Object.freeze
   ...owned('route.passthrough', ['passthrough']),
   ...owned('guardrails.runner', ['before_request_hooks', 'after_request_hooks', 'input_guardrails', 'output_guardrails']),
   ...owned('feature.prompts', ['prompt_id']),
+  ...owned('strategy.loadbalance', ['strategy.sticky']),
   ...owned('strategy.fallback', ['on_status_codes', 'strategy.on_status_codes']),
   ...owned('strategy.conditional', ['strategy.conditions', 'strategy.default']),
   ...owned('provider.openai', ['vendorD_organization', 'vendorD_project']),
-  ...owned('provider.anthropic', ['strict_compat_compliance']),
+  ...owned('provider.anthropic', ['strict_compat_compliance', 'strict_open_ai_compliance']),
   ...owned('provider.bedrock', ['cloudA_access_key_id', 'cloudA_secret_access_key', 'cloudA_region', 'cloudA_session_token']),
   ...owned('provider.vertex-ai', ['cloudC_project_id', 'cloudC_region', 'cloudC_service_account_json']),
   ...owned('provider.azure-openai', [

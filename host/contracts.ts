@@ -5,8 +5,11 @@
  */
 export * from '../plugins/admin/workspaces/contract.js';
 export * from '../plugins/admin/integrations/contract.js';
+export * from '../plugins/security/secret-references/contract.js';
+export * from '../plugins/agents/mcp-servers/contract.js';
 export * from '../plugins/admin/configs/contract.js';
 export * from '../plugins/policies/usage-limits/contract.js';
 export * from '../plugins/observe/logs/contract.js';
+export * from '../plugins/observe/analytics/contract.js';
 export * from '../plugins/observe/trace-ids/contract.js';
 export * from '../plugins/features/prompts/contract.js';

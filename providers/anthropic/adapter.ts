@@ -8,6 +8,7 @@ import {
   type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter, type UpstreamRequest,
 } from '../../core/index.js';
 import { fromErrorBody } from './errors.js';
+import { isStrict } from './strict-compliance.js';
 import { toMessagesRequest, type RequestSettings } from './request.js';
 import { isMessage, toChatCompletion } from './response.js';
 import { translateStream } from './stream.js';
@@ -31,11 +32,6 @@ function headers(target: ConfigNode): Record<string, string> {
   const h: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
   if (typeof target.api_key === 'string') h['x-api-key'] = target.api_key;
   return h;
-}
-
-/** Strict compliance (the default) keeps answers to the OpenAI shape: no thinking in or out. */
-function isStrict(target: ConfigNode): boolean {
-  return target.strict_compat_compliance !== false;
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import type { ConfigNode } from '../../core/index.js';
 import { toMessages, type ChatMessageIn } from './messages.js';
+import { strictSetting } from './strict-compliance.js';
 import type { MessagesRequest, ToolChoice, ToolParam } from './wire.js';
 
 export interface RequestSettings {
@@ -51,7 +52,7 @@ export function toMessagesRequest(
     if (choice) request.tool_choice = choice;
   }
 
-  if (target.strict_compat_compliance === false && body.thinking && typeof body.thinking === 'object') {
+  if (strictSetting(target) === false && body.thinking && typeof body.thinking === 'object') {
     request.thinking = body.thinking;
   }
   if (stream) request.stream = true;

@@ -6,6 +6,7 @@
  *                                 from-chat.ts; streams: stream-translate.ts); `store` (default true)
  *                                 keeps the Response object in the record store
  *   GET    /v1/responses/:id      a stored response; `include` (§4.12) values checked
+ *   GET    /v1/responses/:id/input_items   its input items, paged as OpenAI does (input-items.ts)
  *   DELETE /v1/responses/:id      forgets a stored response
  *
  * Unfinished records of a gateway process that stopped or crashed are failed (`server_error`) by the
@@ -23,6 +24,7 @@ import { Services, MAX_TIMER_MS, dispatchInference,
 import { conversationBefore } from './chain.js';
 import { ContextWindows, DEFAULT_CONTEXT_WINDOWS, estimateTokens, itemChars } from './context-window.js';
 import { fromChat, type ChatCompletionLike } from './from-chat.js';
+import { listedItems, pageOfItems } from './input-items.js';
 import { nativeTarget, sendNative, type NativeTarget } from './native.js';
 import { failedResponse, newId, outputText, pendingResponse, type ResponseObject } from './response-object.js';
 import { ownerOf, ResponseStore, type Owner } from './response-store.js';
@@ -188,6 +190,17 @@ export default class ResponsesPlugin implements Plugin<Options> {
         const record = await store.get(ownerOf(ctx.principal), ctx.params['id']!);
         if (!record) throw Errors.notFound(`no stored response "${ctx.params['id']}"`, 'response_not_found');
         return json(withInclude(record.response, include), {});
+      },
+    });
+
+    routes.add({
+      method: 'GET', path: '/v1/responses/:id/input_items', body: 'none',
+      handler: async (ctx) => {
+        readInclude(ctx.request.query);
+        const id = ctx.params['id']!;
+        const record = await store.get(ownerOf(ctx.principal), id);
+        if (!record) throw Errors.notFound(`no stored response "${id}"`, 'response_not_found');
+        return json(pageOfItems(listedItems(record.response.id, record.input), ctx.request.query, id), {});
       },
     });
 

@@ -85,7 +85,7 @@ export default class RequestLogsPlugin implements Plugin<Options> {
     const visibility = new Visibility(api.services);
     const service = createService(recorder, logs, visibility, o.retentionDays * DAY_MS);
     api.services.provide(RequestLogsService, service);
-    registerLogRoutes(api.registries.routes, logs, visibility, service);
+    registerLogRoutes(api.registries.routes, logs, visibility, service, api.services);
 
     const recorded = o.routes === 'inference' ? isInference : isRecordedRoute;
     const bodies = o.recordBodies;

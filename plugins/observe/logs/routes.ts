@@ -1,10 +1,12 @@
 /**
  * The log routes (authenticated by `x-gw-api-key`, authorised by scope and visibility):
  *   GET /v1/logs                    filters, time range, `current_page` (0-based) / `page_size`
- *   GET /v1/logs/:id                one log with its bodies (when recorded) and `log_format`
+ *   GET /v1/logs/:id                one log with its bodies (when recorded), `log_format`, and its
+ *                                   `feedback` when a feedback plugin (LogFeedbackService) is loaded
  *   GET /v1/logs/groups/:groupBy    grouped figures (`columns`), same filters
  */
-import { pageOf, type Router } from '../../../core/index.js';
+import { pageOf, type PluginServices, type Router } from '../../../core/index.js';
+import { LogFeedbackService } from './contract.js';
 import { parseFilter } from './filter.js';
 import { jsonAnswer, notFound, type RequestLogService } from './service.js';
 import type { LogStore } from './store.js';
@@ -14,7 +16,7 @@ import { SCOPES, type Visibility } from './visibility.js';
 /** Our cap on a log id in a path: ids are UUIDs. */
 const MAX_ID_LENGTH = 64;
 
-export function registerLogRoutes(routes: Router, logs: LogStore, visibility: Visibility, service: RequestLogService): void {
+export function registerLogRoutes(routes: Router, logs: LogStore, visibility: Visibility, service: RequestLogService, services: PluginServices): void {
   routes.add({
     method: 'GET', path: '/v1/logs', body: 'none',
     handler: async (ctx) => {
@@ -37,7 +39,15 @@ export function registerLogRoutes(routes: Router, logs: LogStore, visibility: Vi
       const scope = await visibility.scope(ctx, 'logs', SCOPES.view);
       const row = id.length <= MAX_ID_LENGTH ? await logs.get(id, scope) : undefined;
       if (!row) throw notFound(id);
-      return jsonAnswer(logDetail(row, scope.showMetadata));
+      const detail = logDetail(row, scope.showMetadata);
+      // Looked up per request: the feedback plugin may be applied after this one.
+      const feedback = services.find(LogFeedbackService);
+      if (feedback) {
+        detail['feedback'] = row.trace_id === null ? [] : await feedback.forLog({
+          traceId: row.trace_id, organisationId: row.organisation_id ?? '', workspaceId: row.workspace_id,
+        });
+      }
+      return jsonAnswer(detail);
     },
   });
 

@@ -36,6 +36,7 @@ export function createService(recorder: Recorder, logs: LogStore, visibility: Vi
       if (groupBy === 'api_key') await addKeyNames(rows, visibility);
       return jsonAnswer({ object: 'list', group_by: groupBy, total_count: total, current_page: page.page, page_size: page.size, data: rows });
     },
+    viewScope: (ctx, purpose, scopeName, workspace) => visibility.scope(ctx, purpose, scopeName, workspace),
   };
 }
 

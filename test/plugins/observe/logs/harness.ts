@@ -56,6 +56,8 @@ export interface ObservedOptions {
   logs?: Record<string, unknown>;
   extra?: PluginEntry[];
   env?: Record<string, string>;
+  /** More plugins to leave out. */
+  disable?: string[];
 }
 
 export async function startObserved(o: ObservedOptions = {}): Promise<TestGateway> {
@@ -63,7 +65,7 @@ export async function startObserved(o: ObservedOptions = {}): Promise<TestGatewa
   return startGateway({
     composition: {
       plugins: [...(o.extra ?? []), { use: RequestLogsPlugin, options: o.logs ?? {} }],
-      disable: ['admin.workspaces', 'admin.api-keys', 'admin.integrations', 'policy.usage-limits'],
+      disable: ['admin.workspaces', 'admin.api-keys', 'admin.integrations', 'policy.usage-limits', ...(o.disable ?? [])],
     },
     env: o.env,
   });
