@@ -95,7 +95,9 @@ export default class MetricsPlugin implements Plugin<Options> {
       subscribe();
       // A stream cut after its 200 counts under its error's status.
       const status = completion.status;
-      metrics.request(ctx.route.path, ctx.request.method, ctx.values.get(CallSubjectKey)?.provider ?? ctx.outcome?.provider ?? '', status, completion.durationMs / 1000);
+      const subject = ctx.values.get(CallSubjectKey);
+      metrics.request(ctx.route.path, ctx.request.method, subject?.provider ?? ctx.outcome?.provider ?? '', status, completion.durationMs / 1000);
+      if (subject?.model !== undefined) metrics.subjectCall(subject.provider, subject.model, status, completion.durationMs / 1000);
       if (ctx.endpoint) {
         const cache = response.headers[CACHE_STATUS_HEADER];
         if (cache !== undefined) metrics.cacheResult(cache);
