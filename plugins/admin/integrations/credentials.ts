@@ -95,10 +95,3 @@ function parseJson(value: string, integration: Integration, target: string): unk
     throw integrationUnusable(`integration "@${integration.slug}": the secret mapped to ${target} is not valid JSON (value_format "json")`);
   }
 }
-
-/** The embedded default: environment variables whose names start with `prefix`. */
-export function envSecretSource(env: Readonly<Record<string, string | undefined>>, prefix: string): SecretSource {
-  return {
-    resolve: (reference) => (reference.startsWith(prefix) ? env[reference] : undefined),
-  };
-}

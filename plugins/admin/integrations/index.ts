@@ -12,12 +12,12 @@
 import { Services, MAX_TIMER_MS, Stage, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RequestContext, type Static } from '../../../core/index.js';
 import { ControlPlaneServices } from './access.js';
 import { IntegrationCatalogue } from './catalogue.js';
-import { CredentialCache, envSecretSource, type SecretSource } from './credentials.js';
+import { CredentialCache } from './credentials.js';
 import { IntegrationRepo } from './repo.js';
 import { callerOf, IntegrationResolver, referencesIntegration } from './resolve.js';
 import { registerRoutes } from './routes.js';
 import { IntegrationsService } from './contract.js';
-import { SecretReferencesService } from '../../security/secret-references/contract.js';
+import { envSecretReferences, secretReferencesOr } from '../../security/secret-references/contract.js';
 import { createService } from './service.js';
 
 type Done = (error: Error | null, config?: RawConfig) => void;
@@ -54,11 +54,7 @@ export default class IntegrationsPlugin implements Plugin<Options> {
     const box = services.get(Services.SecretBox);
 
     // A resolver provided by a later plugin is found on use.
-    const envSecrets = envSecretSource(api.settings.env, options.secretEnvPrefix);
-    const externalSecrets = () => services.find(SecretReferencesService);
-    const secrets: SecretSource = {
-      resolve: (reference, requester) => (externalSecrets() ?? envSecrets).resolve(reference, requester),
-    };
+    const secrets = secretReferencesOr(services, envSecretReferences(api.settings.env, options.secretEnvPrefix));
     const resolver = new IntegrationResolver(catalogue, new CredentialCache(box, secrets, options.secretTtlMs), api.configKeys);
 
     registerRoutes(api.registries.routes, {
@@ -69,7 +65,7 @@ export default class IntegrationsPlugin implements Plugin<Options> {
       rules: {
         providers: api.registries.providers,
         configKeys: api.configKeys,
-        envPrefix: () => (externalSecrets() ? undefined : options.secretEnvPrefix),
+        envPrefix: () => (secrets.external() ? undefined : options.secretEnvPrefix),
       },
     });
     services.provide(IntegrationsService, createService(catalogue));

@@ -3,7 +3,7 @@
  * key, or the types) and nothing else of the family. A plugin that maps secrets finds the service
  * on use (`services.find`); without one, it falls back to its own environment-variable reading.
  */
-import { serviceKey } from '../../../core/index.js';
+import { serviceKey, type ServiceKey } from '../../../core/index.js';
 
 /** Who asks for a secret: the organisation it must belong to, and the workspace it is used in. */
 export interface SecretRequester {
@@ -23,3 +23,24 @@ export interface SecretReferences {
 }
 
 export const SecretReferencesService = serviceKey<SecretReferences>('secret-references');
+
+/**
+ * The embedded default of a plugin that maps secrets when no SecretReferences plugin is loaded:
+ * environment variables whose names start with `prefix` (so that no mapping can read GW_SECRET_KEY).
+ */
+export function envSecretReferences(env: Readonly<Record<string, string | undefined>>, prefix: string): SecretReferences {
+  return { resolve: (reference) => (reference.startsWith(prefix) ? env[reference] : undefined) };
+}
+
+/**
+ * The registered SecretReferences service, looked up on every use (a plugin applied later still
+ * counts), else `fallback`. `external()` tells which one answers (write-time checks differ).
+ */
+export function secretReferencesOr(
+  services: { find<T>(key: ServiceKey<T>): T | undefined }, fallback: SecretReferences,
+): SecretReferences & { external(): boolean } {
+  return {
+    resolve: (reference, requester) => (services.find(SecretReferencesService) ?? fallback).resolve(reference, requester),
+    external: () => services.find(SecretReferencesService) !== undefined,
+  };
+}
