@@ -109,12 +109,7 @@ async function initialize(call: Call, init: Message): Promise<GatewayResponse> {
   let userToken: string | undefined;
   if (server.authType === 'user_bearer') {
     const given = ctx.request.headers[UPSTREAM_TOKEN_HEADER]?.trim();
-    if (given) {
-      await deps.sessions.keepToken(connection, given);
-      userToken = given;
-    } else {
-      userToken = deps.sessions.tokenOf(connection);
-    }
+    userToken = given || deps.sessions.tokenOf(connection);
     if (!userToken) {
       throw rpcFailure(401, RpcCode.UNAUTHORIZED,
         `MCP server ${server.slug} authenticates each user: send your own token for it once, as the header ${UPSTREAM_TOKEN_HEADER} on initialize`,
@@ -127,6 +122,8 @@ async function initialize(call: Call, init: Message): Promise<GatewayResponse> {
   const message = offered === requested ? init : { ...init, params: { ...params, protocolVersion: offered } };
   const reply = await deps.upstream.send({ server, principal, method: 'POST', userToken, body: JSON.stringify(message), signal: ctx.request.signal });
   if (reply.status >= 400) return refused(reply, call, undefined);
+  // Kept once the server took it: a token it refused is not stored.
+  if (server.authType === 'user_bearer' && userToken !== deps.sessions.tokenOf(connection)) await deps.sessions.keepToken(connection, userToken!);
   const sessionId = await deps.sessions.start(connection, server, reply.headers[SESSION_HEADER] ?? null, offered);
   const id = init['id'] as JsonRpcId;
   const checkVersion: AnswerRewrite = (answer) => {
