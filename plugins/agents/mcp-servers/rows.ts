@@ -152,7 +152,12 @@ export async function updatedRow(current: McpServer, body: UpdateInput, principa
 
 /** Re-sealing the same secrets gives a new ciphertext: keep the stored one when nothing changed. */
 function sealedOrKept(current: McpServer, secret: SecretAuth, box: SecretBox): Pick<McpServerRow, 'credentials' | 'masks'> {
-  const unchanged = current.sealed !== undefined && sameSecrets(openSecrets(box, current), secret);
+  let unchanged = false;
+  try {
+    unchanged = current.sealed !== undefined && sameSecrets(openSecrets(box, current), secret);
+  } catch {
+    // Sealed with another secret key: whatever was sent is new.
+  }
   return unchanged ? { credentials: current.sealed!, masks: JSON.stringify(current.masks) } : sealed(box, current.id, secret);
 }
 

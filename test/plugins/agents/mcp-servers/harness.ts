@@ -33,6 +33,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   dataDir?: string;
   plugins?: PluginEntry[];
+  /** Shared state in this Redis (the invalidation bus among others). */
+  redisUrl?: string;
   /** Options of agents.mcp-servers. */
   options?: Record<string, unknown>;
 }
@@ -43,7 +45,10 @@ export function startRegistry(options: StartOptions = {}): Promise<TestGateway> 
   return startGateway({
     composition: { plugins, disable: ['admin.workspaces', 'admin.api-keys'] },
     env: { GW_SECRET_KEY: SECRET_KEY, ...options.env },
-    settings: options.dataDir ? { dataDir: options.dataDir } : undefined,
+    settings: {
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+    },
   });
 }
 
