@@ -8,6 +8,8 @@
  *   rate_limited_total{source}                  429s: the gateway's own limits vs providers'
  *   circuit_open_total{provider}                calls refused by an open circuit breaker
  *   limit_checks_skipped_total{check}           requests a rate or usage limit let through unchecked (counters failed or late)
+ *   subject_calls_total{provider,called,status}, subject_call_duration_seconds{provider,called}
+ *                                               calls that are not model calls (CallSubjectKey with a `model`): an MCP server's tool ...
  *   upstream_duration_seconds{provider}, tokens_total{provider,model,type}, cost_total{provider,model}
  *                                               from the request logs (observe.logs), when loaded
  *   log_queue_depth, log_queue_capacity, log_dropped_total, log_written_total, log_failed_total
