@@ -13,7 +13,7 @@
  * The answer is relayed as the upstream gave it, JSON or SSE (relay.ts).
  */
 import {
-  CallSubjectKey, Errors, principalOf,
+  CallSubjectKey, principalOf,
   type ConfigNode, type GatewayResponse, type Kernel, type Principal, type RequestContext, type UpstreamReply,
 } from '../../../core/index.js';
 import type { McpServerInfo, McpServers } from '../mcp-servers/contract.js';
@@ -146,7 +146,7 @@ async function forward(call: Call, live: LiveSession, body: ClientBody): Promise
     const first = paramsOf(toolCalls[0]!)['name'];
     ctx.values.set(CallSubjectKey, { provider: server.slug, model: typeof first === 'string' ? first : '' });
     // Rate and usage limits select these requests with endpoint_type "mcp".
-    const early = await deps.kernel.hooks.preRoute.promise(ctx);
+    const early = await deps.kernel.preRoute(ctx);
     if (early) return early;
     // Guardrails come from the request's config, when it names one.
     if (ctx.request.headers['x-gw-config'] !== undefined) config = await deps.kernel.resolveConfig(ctx);
@@ -276,25 +276,25 @@ async function refused(reply: UpstreamReply, call: Call, live: LiveSession | und
     if (server.authType === 'user_bearer') {
       throw rpcFailure(401, RpcCode.UNAUTHORIZED, `MCP server ${server.slug} refused your upstream token (${status}): send a valid one as ${UPSTREAM_TOKEN_HEADER} on initialize`, UPSTREAM_TOKEN_HEADER, 'mcp_upstream_unauthorized');
     }
-    throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${server.slug} refused the gateway's credentials (${status})`, null, 'mcp_upstream_unauthorized');
+    throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${server.slug} refused the gateway's credentials (${status})`, null, 'mcp_upstream_unauthorized', server.slug);
   }
   if (status >= 500) {
     await reply.dump();
-    throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${server.slug} answered ${status}`, null, 'bad_gateway');
+    throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${server.slug} answered ${status}`, null, 'bad_gateway', server.slug);
   }
-  const bytes = await readAtMost(reply, deps.maxJsonBytes);
+  const bytes = await readAtMost(reply, deps.maxJsonBytes, server.slug);
   const type = reply.headers['content-type'] ?? 'application/json';
   const headers: Record<string, string> = { 'content-type': type };
   if (live) headers[SESSION_HEADER] = live.session.id;
   return { status, headers, raw: bytes };
 }
 
-async function readAtMost(reply: UpstreamReply, max: number): Promise<Uint8Array> {
+async function readAtMost(reply: UpstreamReply, max: number, slug: string): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of reply.body) {
     size += chunk.byteLength;
-    if (size > max) throw Errors.badGateway(`MCP server answered an error with more than ${max} bytes`);
+    if (size > max) throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${slug} answered an error with more than ${max} bytes`, null, 'bad_gateway', slug);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

@@ -78,20 +78,27 @@ export function rpcError(id: JsonRpcId | null, code: number, message: string, da
 }
 
 /**
- * An HTTP-level refusal with a JSON-RPC error body (what MCP clients read); `data` carries the
- * gateway's `param` and `code` so the offending field is named.
+ * An HTTP-level refusal. Its body is a JSON-RPC error response (what MCP clients read: `id` null,
+ * a numeric `error.code`) that is also the gateway's error envelope: `error.message`,
+ * `error.type`, `error.param` and `provider` (the MCP server's slug when the upstream caused it);
+ * the gateway's own error code is `error.data.code`.
  */
-export function rpcFailure(status: number, code: number, message: string, param: string | null = null, gwCode = codeFor(status)): GatewayError {
-  return new RpcFailure(status, code, message, param, gwCode);
+export function rpcFailure(status: number, code: number, message: string, param: string | null = null, gwCode = codeFor(status), provider?: string): GatewayError {
+  return new RpcFailure(status, code, message, param, gwCode, provider);
 }
 
 export class RpcFailure extends GatewayError {
-  constructor(status: number, readonly rpcCode: number, message: string, param: string | null, gwCode: string) {
-    super({ status, message, param, code: gwCode });
+  constructor(status: number, readonly rpcCode: number, message: string, param: string | null, gwCode: string, provider?: string) {
+    super({ status, message, param, code: gwCode, provider });
   }
 
   response(extraHeaders: Record<string, string> = {}): GatewayResponse {
-    return rpcJson(this.status, rpcError(null, this.rpcCode, this.message, { param: this.param, code: this.code }), extraHeaders);
+    return rpcJson(this.status, {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: this.rpcCode, message: this.message, type: this.type, param: this.param, data: { code: this.code, param: this.param } },
+      provider: this.provider,
+    }, extraHeaders);
   }
 }
 

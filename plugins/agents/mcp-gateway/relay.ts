@@ -43,14 +43,14 @@ export async function relay(reply: UpstreamReply, plan: RelayPlan): Promise<Gate
   }
   if (!type.startsWith('application/json')) {
     await reply.dump();
-    throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${plan.serverSlug} answered with ${type}, not JSON or server-sent events`, null, 'bad_gateway');
+    throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${plan.serverSlug} answered with ${type}, not JSON or server-sent events`, null, 'bad_gateway', plan.serverSlug);
   }
   const bytes = await readBounded(reply, plan);
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch {
-    throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${plan.serverSlug} answered with malformed JSON`, null, 'bad_gateway');
+    throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${plan.serverSlug} answered with malformed JSON`, null, 'bad_gateway', plan.serverSlug);
   }
   const messages = Array.isArray(value) ? value : [value];
   const out: unknown[] = [];
@@ -100,7 +100,7 @@ async function readBounded(reply: UpstreamReply, plan: RelayPlan): Promise<Uint8
   for await (const chunk of reply.body) {
     size += chunk.byteLength;
     if (size > plan.maxJsonBytes) {
-      throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${plan.serverSlug} answered with more than ${plan.maxJsonBytes} bytes of JSON`, null, 'bad_gateway');
+      throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${plan.serverSlug} answered with more than ${plan.maxJsonBytes} bytes of JSON`, null, 'bad_gateway', plan.serverSlug);
     }
     chunks.push(chunk);
   }

@@ -45,7 +45,7 @@ export class Upstream {
       auth = await this.servers().upstreamHeaders(server, call.principal, signal);
     } catch (e) {
       if (signal.aborted) throw signal.reason ?? e;
-      if (e instanceof GatewayError) throw rpcFailure(e.status, RpcCode.UPSTREAM_ERROR, e.message, e.param, e.code ?? 'mcp_upstream_auth');
+      if (e instanceof GatewayError) throw rpcFailure(e.status, RpcCode.UPSTREAM_ERROR, e.message, e.param, e.code ?? 'mcp_upstream_auth', e.status >= 500 ? server.slug : undefined);
       throw e;
     }
     for (const name in auth) headers[name.toLowerCase()] = auth[name]!;
@@ -60,8 +60,8 @@ export class Upstream {
     } catch (e) {
       if (signal.aborted) throw signal.reason ?? e;
       // The transport's own refusals (the outbound host policy) keep their status and message.
-      if (e instanceof GatewayError) throw rpcFailure(e.status, RpcCode.UPSTREAM_ERROR, `MCP server ${server.slug}: ${e.message}`, null, e.code ?? 'bad_gateway');
-      throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${server.slug} is unreachable: ${networkReason(e)}`, null, 'bad_gateway');
+      if (e instanceof GatewayError) throw rpcFailure(e.status, RpcCode.UPSTREAM_ERROR, `MCP server ${server.slug}: ${e.message}`, null, e.code ?? 'bad_gateway', e.status >= 500 ? server.slug : undefined);
+      throw rpcFailure(502, RpcCode.UPSTREAM_ERROR, `MCP server ${server.slug} is unreachable: ${networkReason(e)}`, null, 'bad_gateway', server.slug);
     }
   }
 }

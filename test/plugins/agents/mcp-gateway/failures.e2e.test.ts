@@ -55,6 +55,10 @@ describe('agents.mcp-gateway: failures', () => {
     expect(down.json).to.deep.include({ jsonrpc: '2.0', id: null });
     expect(down.json.error.code).to.equal(-32003);
     expect(down.json.error.message).to.contain('down').and.contain('unreachable');
+    // Also the gateway's error envelope: the upstream is the cause.
+    expect(down.json).to.deep.include({ provider: 'down' });
+    expect(down.json.error).to.include({ type: 'api_error' });
+    expect(down.json.error.data).to.deep.equal({ code: 'bad_gateway', param: null });
     const { client } = await connect(gw, 'live');
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).to.equal('still here');
     await client.close();
@@ -73,6 +77,8 @@ describe('agents.mcp-gateway: failures', () => {
     expect(parse.json.error.code).to.equal(-32700);
     expect(parse.json.error.message).to.contain('Parse error');
     expect(parse.json.error.data).to.deep.include({ param: 'body' });
+    expect(parse.json).to.deep.include({ provider: 'gw' });
+    expect(parse.json.error).to.include({ type: 'invalid_request_error', param: 'body' });
     const version = await rawPost(gw, 'live', JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'tools/list' }));
     expect(version.status).to.equal(400);
     expect(version.json.error.code).to.equal(-32600);
