@@ -99,6 +99,19 @@ describe('agents.mcp-gateway: connections', () => {
     expect(blank.json.error.message).to.contain('user_id');
   });
 
+  it('ends the sessions of a server that changed since (its URL or credentials may differ): 404, then a new session works', async () => {
+    const init = await rawPost(gw, 'conn', INITIALIZE());
+    const session = init.headers.get('mcp-session-id')!;
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect((await rawPost(gw, 'conn', list, { 'mcp-session-id': session })).status).to.equal(200);
+    const updated = await call(gw, 'PUT', `/v1/mcp-servers/${serverId}`, { url: upstream.url + '?v=2' });
+    expect(updated.status, updated.text).to.equal(200);
+    expect((await rawPost(gw, 'conn', list, { 'mcp-session-id': session })).status).to.equal(404);
+    const again = await rawPost(gw, 'conn', INITIALIZE());
+    expect(again.status).to.equal(200);
+    expect((await rawPost(gw, 'conn', list, { 'mcp-session-id': again.headers.get('mcp-session-id')! })).status).to.equal(200);
+  });
+
   it('answers 404 for the connections of a server the caller may not see', async () => {
     const missing = await call(gw, 'GET', '/v1/mcp-servers/nope/connections');
     expect(missing.status).to.equal(404);
