@@ -31,10 +31,15 @@ async function workspaceId(ref: string, principal: Principal, services: ControlP
   return ws.id;
 }
 
+/** Whether a body opens a server to other workspaces (false and [] are what a workspace server answers: fine). */
+function opensWorkspaces(body: Pick<CreateInput, 'allow_all_workspaces' | 'allowed_workspaces'>): boolean {
+  return body.allow_all_workspaces === true || (body.allowed_workspaces?.length ?? 0) > 0;
+}
+
 /** Where a new server belongs and may be used. A workspace key's servers are its workspace's own. */
 export async function ownershipFor(principal: Principal, body: CreateInput, services: ControlPlaneServices): Promise<Ownership> {
   const own = principal.workspaceId;
-  const opened = body.allow_all_workspaces === true || body.allowed_workspaces !== undefined;
+  const opened = opensWorkspaces(body);
   if (own !== undefined) {
     if (opened) throw Errors.forbidden(`a workspace key can only register MCP servers of its own workspace (${own})`);
     if (body.workspace_id !== undefined && await workspaceId(body.workspace_id, principal, services, 'workspace_id') !== own) {
@@ -43,7 +48,7 @@ export async function ownershipFor(principal: Principal, body: CreateInput, serv
     return { workspace_id: own, allow_all_workspaces: 0, allowed_workspaces: '[]' };
   }
   if (body.workspace_id !== undefined) {
-    if (opened) throw Errors.invalidBody(body.allow_all_workspaces !== undefined ? 'allow_all_workspaces' : 'allowed_workspaces', 'cannot be combined with workspace_id (a workspace server is used in its workspace only)');
+    if (opened) throw Errors.invalidBody(body.allow_all_workspaces === true ? 'allow_all_workspaces' : 'allowed_workspaces', 'cannot be combined with workspace_id (a workspace server is used in its workspace only)');
     return { workspace_id: await workspaceId(body.workspace_id, principal, services, 'workspace_id'), allow_all_workspaces: 0, allowed_workspaces: '[]' };
   }
   return organisationScope(principal, body.allow_all_workspaces, body.allowed_workspaces, services);
@@ -115,7 +120,9 @@ export function credentialChanges(current: McpServer, body: UpdateInput, next: M
 export async function updatedRow(current: McpServer, body: UpdateInput, principal: Principal, deps: RowDeps): Promise<McpServerRow> {
   const row = rowOf(current);
   if (body.workspace_id !== undefined) {
-    const same = current.workspaceId !== undefined && await workspaceId(body.workspace_id, principal, deps.services, 'workspace_id') === current.workspaceId;
+    const same = body.workspace_id === null
+      ? current.workspaceId === undefined
+      : current.workspaceId !== undefined && await workspaceId(body.workspace_id, principal, deps.services, 'workspace_id') === current.workspaceId;
     if (!same) throw Errors.invalidBody('workspace_id', 'cannot change: a server stays in the workspace (or organisation) it was registered in');
   }
   if (body.slug !== undefined) {
@@ -130,10 +137,10 @@ export async function updatedRow(current: McpServer, body: UpdateInput, principa
   }
   if (body.allowed_tools !== undefined) row.allowed_tools = body.allowed_tools === null ? null : JSON.stringify(body.allowed_tools);
   if (body.denied_tools !== undefined) row.denied_tools = JSON.stringify(body.denied_tools);
-  if (body.allow_all_workspaces !== undefined || body.allowed_workspaces !== undefined) {
-    if (current.workspaceId !== undefined) {
-      throw Errors.invalidBody(body.allow_all_workspaces !== undefined ? 'allow_all_workspaces' : 'allowed_workspaces', 'a workspace server is used in its workspace only');
-    }
+  if (current.workspaceId !== undefined && opensWorkspaces(body)) {
+    throw Errors.invalidBody(body.allow_all_workspaces === true ? 'allow_all_workspaces' : 'allowed_workspaces', 'a workspace server is used in its workspace only');
+  }
+  if (current.workspaceId === undefined && (body.allow_all_workspaces !== undefined || body.allowed_workspaces !== undefined)) {
     const allowAll = body.allow_all_workspaces ?? (body.allowed_workspaces !== undefined ? false : current.allowAllWorkspaces);
     Object.assign(row, await organisationScope(principal, allowAll, body.allowed_workspaces ?? (allowAll ? undefined : [...current.allowedWorkspaces]), deps.services));
   }

@@ -41,10 +41,11 @@ const SecretMapping = Type.Object({
 const Fields = {
   name: Type.String({ minLength: 1, maxLength: 255 }),
   slug: Slug,
-  description: Type.String({ maxLength: 2048 }),
+  /** null clears it. */
+  description: Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], { errorMessage: 'must be a string of at most 2048 characters, or null' }),
   url: HttpUrl,
   auth: Auth,
-  allowed_tools: Nullable(ToolList),
+  allowed_tools: Type.Union([ToolList, Type.Null()], { errorMessage: 'must be an array of tool names or null' }),
   denied_tools: ToolList,
   workspace_id: Type.String({ minLength: 1, maxLength: 128 }),
   allow_all_workspaces: Type.Boolean(),
@@ -52,18 +53,17 @@ const Fields = {
   secret_mappings: Type.Array(SecretMapping, { maxItems: 32 }),
 };
 
-function Nullable<S extends TSchema>(schema: S) {
-  return Type.Union([schema, Type.Null()], { errorMessage: 'must be an array of tool names or null' });
-}
-
 export const CreateBody = Type.Object({
   ...Type.Partial(Type.Object(Fields)).properties,
   slug: Fields.slug,
   url: Fields.url,
 }, Strict);
 
-/** `workspace_id` may be sent back unchanged (GET → PUT) but never changes: a server does not move. */
-export const UpdateBody = Type.Partial(Type.Object(Fields, Strict));
+/** `workspace_id` may be sent back unchanged (GET → PUT; null: an organisation server) but never changes. */
+export const UpdateBody = Type.Partial(Type.Object({
+  ...Fields,
+  workspace_id: Type.Union([Fields.workspace_id, Type.Null()], { errorMessage: 'must be a workspace id or slug, or null' }),
+}, Strict));
 
 export type CreateInput = Static<typeof CreateBody>;
 export type UpdateInput = Static<typeof UpdateBody>;

@@ -7,7 +7,7 @@
 
 export const REDACTED = '[redacted]';
 
-const SECRET_KEY = /^(authorization|proxy-authorization|x-api-key|x-gw-api-key|api[-_]?key|apikey|password|passwd|secret|client[-_]?secret|access[-_]?token|refresh[-_]?token|id[-_]?token|session[-_]?token|private[-_]?key|.*_secret_access_key|.*_session_token|.*service_account_json)$/i;
+const SECRET_KEY = /^(authorization|token|proxy-authorization|x-api-key|x-gw-api-key|api[-_]?key|apikey|password|passwd|secret|client[-_]?secret|access[-_]?token|refresh[-_]?token|id[-_]?token|session[-_]?token|private[-_]?key|.*_secret_access_key|.*_session_token|.*service_account_json)$/i;
 
 const SECRET_VALUE = /(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|Bearer\s+[A-Za-z0-9._~+/-]{8,}=*|AKIA[0-9A-Z]{16}|gw-[A-Za-z0-9_-]{20,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g;
 

@@ -3,7 +3,7 @@
  * the real control plane so that tests name callers and workspaces freely through `x-test-principal`),
  * fake OrgSettings / Directory services whose state a test changes, and request helpers.
  */
-import type { PluginEntry, Principal } from '../../../../core/index.js';
+import type { Logger, PluginEntry, Principal } from '../../../../core/index.js';
 import McpServersPlugin from '../../../../plugins/agents/mcp-servers/index.js';
 import { McpServersService, type McpServers } from '../../../../plugins/agents/mcp-servers/contract.js';
 import { startGateway, type TestGateway } from '../../../helpers/gateway.js';
@@ -35,6 +35,8 @@ export interface StartOptions {
   plugins?: PluginEntry[];
   /** Shared state in this Redis (the invalidation bus among others). */
   redisUrl?: string;
+  /** Where the gateway logs (nothing by default). */
+  logger?: Logger;
   /** Options of agents.mcp-servers. */
   options?: Record<string, unknown>;
 }
@@ -45,6 +47,7 @@ export function startRegistry(options: StartOptions = {}): Promise<TestGateway> 
   return startGateway({
     composition: { plugins, disable: ['admin.workspaces', 'admin.api-keys'] },
     env: { GW_SECRET_KEY: SECRET_KEY, ...options.env },
+    logger: options.logger,
     settings: {
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),

@@ -83,3 +83,36 @@ describe('agents.mcp-servers: several instances on one store', () => {
     return [a, b];
   }, 1000);
 });
+
+describe('agents.mcp-servers: concurrent writers', () => {
+  let a: TestGateway;
+  let b: TestGateway;
+
+  before(async () => {
+    // No relay and no periodic reload: B keeps a stale copy until a write of its own fails.
+    a = await startRegistry({ options: { reloadIntervalMs: 0 } });
+    b = await startRegistry({ dataDir: a.dataDir, options: { reloadIntervalMs: 0 } });
+  });
+  after(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('a write on a stale copy is refused as a conflict, and the copy is reloaded', async () => {
+    expect((await call(a, 'POST', '/v1/mcp-servers', { slug: 'raced', url: URL })).status).to.equal(200);
+    // Without a relay or a reload, B does not know of it.
+    expect(registryOf(b).find('raced', caller)).to.equal(undefined);
+    // A gateway started now reads it, then goes stale when A changes it.
+    const late = await startRegistry({ dataDir: a.dataDir, options: { reloadIntervalMs: 0 } });
+    try {
+      expect((await call(a, 'PUT', '/v1/mcp-servers/raced', { name: 'by A' })).status).to.equal(200);
+      const stale = await call(late, 'PUT', '/v1/mcp-servers/raced', { name: 'by late' });
+      expect(stale.status).to.equal(400);
+      expect(stale.json.error).to.deep.include({ code: 'conflict', message: 'MCP server "raced" was changed or deleted meanwhile: read it again' });
+      expect(registryOf(late).find('raced', caller)!.name).to.equal('by A');
+      expect((await call(late, 'PUT', '/v1/mcp-servers/raced', { name: 'by late' })).status).to.equal(200);
+    } finally {
+      await late.stop();
+    }
+  });
+});

@@ -62,6 +62,24 @@ describe('agents.mcp-servers: routes', () => {
     expect((await call(gw, 'GET', '/v1/mcp-servers/updated')).json.name).to.equal('Renamed');
   });
 
+  it('takes back what GET answered (its editable fields) and changes nothing', async () => {
+    const editable = ['name', 'slug', 'description', 'url', 'auth', 'allowed_tools', 'denied_tools', 'workspace_id', 'allow_all_workspaces', 'allowed_workspaces', 'secret_mappings'];
+    for (const body of [
+      { slug: 'trip-org', url: 'https://a.example.com/mcp', auth: { type: 'bearer', token: 'round-trip-token-0000' }, allowed_workspaces: ['ws-1'] },
+      { slug: 'trip-ws', url: 'https://a.example.com/mcp', workspace_id: 'ws-2', auth: { type: 'headers', headers: { 'X-Key': 'round-trip-header-00' } } },
+    ]) {
+      const shown = (await call(gw, 'POST', '/v1/mcp-servers', body)).json;
+      const back = await call(gw, 'PUT', `/v1/mcp-servers/${shown.id}`, Object.fromEntries(editable.map((k) => [k, shown[k]])));
+      expect(back.status, back.text).to.equal(200);
+      const { last_updated_at: _a, ...before } = shown;
+      const { last_updated_at: _b, ...after } = back.json;
+      expect(after).to.deep.equal(before);
+    }
+    const moved = await call(gw, 'PUT', '/v1/mcp-servers/trip-ws', { workspace_id: null });
+    expect(moved.status).to.equal(400);
+    expect(moved.json.error.param).to.equal('workspace_id');
+  });
+
   it('refuses a slug that another server has, on create and on update', async () => {
     await call(gw, 'POST', '/v1/mcp-servers', { slug: 'taken', url: 'https://a.example.com/mcp' });
     await call(gw, 'POST', '/v1/mcp-servers', { slug: 'other', url: 'https://a.example.com/mcp' });

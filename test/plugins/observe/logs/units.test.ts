@@ -66,6 +66,7 @@ describe('observe.logs units', () => {
         messages: [{ role: 'user', content: 'my key is sk-abcdefghijklmnopqrstuvwx, ok?' }],
         api_key: 'sk-live', nested: { Authorization: 'Bearer abc.def.ghi', client_secret: 'x', password: '' },
         header: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXZhbHVl',
+        auth: { type: 'bearer', token: 'plain-upstream-token' },
       };
       const copy = structuredClone(input);
       const out = redact(input) as typeof input;
@@ -76,6 +77,8 @@ describe('observe.logs units', () => {
       expect(out.api_key).to.equal(REDACTED);
       expect(out.nested).to.deep.equal({ Authorization: REDACTED, client_secret: REDACTED, password: '' });
       expect(out.header).to.equal(REDACTED);
+      // An MCP server's bearer token (POST /v1/mcp-servers) looks like nothing in particular.
+      expect(out.auth).to.deep.equal({ type: 'bearer', token: REDACTED });
     });
   });
 
