@@ -90,10 +90,6 @@ export class McpRepo {
     return found;
   }
 
-  connectionById(id: string): Promise<ConnectionRow | undefined> {
-    return this.store.get<ConnectionRow>(`SELECT ${CONNECTION_COLUMNS} FROM mcp_connections WHERE id = ?`, [id]);
-  }
-
   async setCredential(connectionId: string, sealed: string | null): Promise<void> {
     await this.store.run('UPDATE mcp_connections SET credential = ? WHERE id = ?', [sealed, connectionId]);
   }
@@ -109,8 +105,20 @@ export class McpRepo {
     );
   }
 
-  session(id: string): Promise<SessionRow | undefined> {
-    return this.store.get<SessionRow>('SELECT id, connection_id, upstream_session_id, protocol_version, server_revision, created_at FROM mcp_sessions WHERE id = ?', [id]);
+  /** A session with its connection, in one query (every message of a session looks it up). */
+  async liveSession(id: string): Promise<{ session: SessionRow; connection: ConnectionRow } | undefined> {
+    const row = await this.store.get<ConnectionRow & { s_id: string; connection_id: string; upstream_session_id: string | null; protocol_version: string | null; server_revision: number | string; s_created_at: string }>(
+      `SELECT ${CONNECTION_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')},
+         s.id AS s_id, s.connection_id, s.upstream_session_id, s.protocol_version, s.server_revision, s.created_at AS s_created_at
+       FROM mcp_sessions s JOIN mcp_connections c ON c.id = s.connection_id WHERE s.id = ?`,
+      [id],
+    );
+    if (!row) return undefined;
+    const { s_id, connection_id, upstream_session_id, protocol_version, server_revision, s_created_at, ...connection } = row;
+    return {
+      session: { id: s_id, connection_id, upstream_session_id, protocol_version, server_revision: Number(server_revision), created_at: s_created_at },
+      connection,
+    };
   }
 
   /** Ends one session; false when it was already gone. */

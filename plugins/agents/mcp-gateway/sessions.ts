@@ -72,10 +72,10 @@ export class Sessions {
 
   /** The caller's live session with this server, or undefined (unknown, ended, another's, stale). */
   async find(id: string, server: McpServerInfo, principal: Principal): Promise<LiveSession | undefined> {
-    const session = await this.repo.session(id);
-    if (!session) return undefined;
-    const connection = await this.repo.connectionById(session.connection_id);
-    if (!connection || connection.server_id !== server.id || connection.owner !== ownerOf(principal).owner) return undefined;
+    const live = await this.repo.liveSession(id);
+    if (!live) return undefined;
+    const { session, connection } = live;
+    if (connection.server_id !== server.id || connection.owner !== ownerOf(principal).owner) return undefined;
     if (session.server_revision !== server.revision) {
       await this.repo.endSession(id);
       return undefined;
