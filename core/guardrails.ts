@@ -16,6 +16,7 @@ import { requestKey } from './request-values.js';
 import { serviceKey } from './service-key.js';
 import type { Issue, TSchema, Static } from './schema.js';
 import type { RequestContext } from './types.js';
+import type { ConfigNode } from './config/types.js';
 
 /** Where in the lifecycle a check runs. */
 export type GuardrailPhase = 'beforeRequest' | 'input' | 'output' | 'afterRequest';
@@ -195,3 +196,47 @@ export function guardrailDenied(hookIds: readonly string[], hookResults: HookRes
     extra: { hook_results: hookResults },
   });
 }
+
+/** Content a guardrail evaluation checks outside the chat lifecycle (an MCP tool's arguments or result). */
+export interface GuardedContent {
+  /** What checks read as `request.json` (input side) or `response.json` (output side). */
+  readonly json: Readonly<Record<string, unknown>>;
+  /** What checks read as the text. */
+  readonly text: string;
+}
+
+/** Who and what the evaluated content belongs to, as checks see it in CheckInput. */
+export interface GuardedCall {
+  /** The route config whose hook arrays apply (its root node: these calls have no target tree). */
+  readonly config: ConfigNode;
+  /** CheckInput.endpoint, e.g. `mcp`. */
+  readonly endpoint: string;
+  /** CheckInput.provider (an MCP server's slug). */
+  readonly provider?: string;
+  /** CheckInput.model (a tool's name). */
+  readonly model?: string;
+  /** The request content, which the output side shows as `request` too. */
+  readonly request: GuardedContent;
+}
+
+export interface GuardrailEvaluation {
+  /** Results of the hooks that ran and were waited for (async hooks are recorded later, for the logs). */
+  readonly results: readonly HookResult[];
+  /** Ids of failed hooks with `deny`: the content must not pass. */
+  readonly denied: readonly string[];
+  /** Some hook failed. */
+  readonly failed: boolean;
+}
+
+/**
+ * Runs a config's hooks on content of the caller's choosing: `input` runs before_request_hooks and
+ * input_guardrails on `call.request`; `output` runs output_guardrails and after_request_hooks on
+ * `answer`. Results are recorded in `GuardrailResultsKey` (target `config`) like a chat request's,
+ * so the request logs show them. Transformations are reported, not applied. Provided by the
+ * guardrails runner as `GuardrailEvaluatorService`.
+ */
+export interface GuardrailEvaluator {
+  evaluate(side: 'input' | 'output', call: GuardedCall, answer: GuardedContent | undefined, ctx: RequestContext, signal: AbortSignal): Promise<GuardrailEvaluation>;
+}
+
+export const GuardrailEvaluatorService = serviceKey<GuardrailEvaluator>('guardrail-evaluator');

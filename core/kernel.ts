@@ -119,6 +119,14 @@ export class Kernel {
   }
 
   /**
+   * The preRoute taps (rate and usage limits ...) for a route that answers without runInference
+   * (an MCP tool call): an early answer, or undefined to go on; a refusal throws (429 ...).
+   */
+  preRoute(ctx: RequestContext): Promise<GatewayResponse | undefined> {
+    return this.hooks.preRoute.promise(ctx);
+  }
+
+  /**
    * The request's route config (headers, stored configs ...), validated; also sets `ctx.config`.
    * Feature routes that call providers outside the inference lifecycle use it too.
    */

@@ -74,6 +74,12 @@ export interface RouteDef {
   body?: 'json' | 'raw' | 'stream' | 'none';
   /** Whether `onRequest` (auth, limits) runs; default true. */
   protected?: boolean;
+  /**
+   * Whether the gateway key may also come as `Authorization: Bearer <key>` (clients of other
+   * protocols, MCP's among them, send that and cannot add `x-gw-api-key`). The header is then taken
+   * off the request, so nothing passes it on.
+   */
+  bearerKey?: boolean;
   /** The inference endpoint this route serves, when it is one. */
   endpoint?: EndpointDef;
   handler(ctx: RequestContext): Promise<GatewayResponse>;

@@ -85,6 +85,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'admin.models': () => import('../plugins/admin/models/index.js'),
   'admin.gateway-info': () => import('../plugins/admin/gateway-info/index.js'),
   'agents.mcp-servers': () => import('../plugins/agents/mcp-servers/index.js'),
+  'agents.mcp-gateway': () => import('../plugins/agents/mcp-gateway/index.js'),
   'identity.sso': () => import('../plugins/identity/sso/index.js'),
   'identity.scim': () => import('../plugins/identity/scim/index.js'),
   'observe.access-log': () => import('../plugins/observe/access-log/index.js'),

@@ -7,12 +7,13 @@
  * See runner.ts for the lifecycle and docs/guardrails.md for the behaviour clients see.
  */
 import {
-  GuardrailStoreService, Stage, Type,
+  GuardrailEvaluatorService, GuardrailStoreService, Stage, Type,
   type GuardrailStore, type Outcome, type Plugin, type PluginApi, type Static, type Target,
 } from '../../../core/index.js';
 import { PlanCompiler } from './plan.js';
 import { GuardrailRunner } from './runner.js';
 import { GUARDRAILS_CONFIG } from './config-keys.js';
+import { ContentEvaluator } from './evaluator.js';
 
 const Options = Type.Object({
   /** Time a check may take unless its params say otherwise (`timeout`); then it counts as errored. */
@@ -38,9 +39,11 @@ export default class GuardrailsRunnerPlugin implements Plugin<Options> {
     description: 'Runs hooks and guardrails (before_request_hooks, input/output_guardrails, after_request_hooks)',
     config: GUARDRAILS_CONFIG,
     options: Options,
+    provides: [GuardrailEvaluatorService],
   };
 
   #runner?: GuardrailRunner;
+  #evaluator?: ContentEvaluator;
 
   apply(api: PluginApi<Options>): void {
     const { checkTimeoutMs, maxCheckTimeoutMs, maxHeldStreamBytes } = api.options;
@@ -51,6 +54,9 @@ export default class GuardrailsRunnerPlugin implements Plugin<Options> {
     const compiler = new PlanCompiler(api.registries.checks, storeOf, { defaultTimeoutMs: checkTimeoutMs, maxTimeoutMs: maxCheckTimeoutMs });
     const runner = new GuardrailRunner(compiler, api.logger, { maxHeldStreamBytes });
     this.#runner = runner;
+    // Hooks on content that is not a chat request (MCP tool arguments and results).
+    this.#evaluator = new ContentEvaluator(compiler, api.logger);
+    api.services.provide(GuardrailEvaluatorService, this.#evaluator);
 
     api.hooks.validateConfig.tap(api.id, (node, path, issues) => compiler.validateNode(node, path, issues));
 
@@ -75,6 +81,6 @@ export default class GuardrailsRunnerPlugin implements Plugin<Options> {
   }
 
   async close(): Promise<void> {
-    await this.#runner?.close();
+    await Promise.all([this.#runner?.close(), this.#evaluator?.close()]);
   }
 }

@@ -54,6 +54,10 @@ export class GatewayMetrics {
   readonly #circuitProvider: BoundedLabel;
   readonly #logged: { provider: BoundedLabel; model: BoundedLabel };
   readonly #skippedChecks: FastCounter;
+  readonly #subjectCalls: FastCounter;
+  readonly #subjectDuration: FastHistogram;
+  /** Label values of calls that are not model calls (an MCP server and tool, an agent and method). */
+  readonly #called: { provider: BoundedLabel; called: BoundedLabel; status: BoundedLabel };
 
   constructor(o: MetricsOptions) {
     const r = this.registry;
@@ -64,6 +68,7 @@ export class GatewayMetrics {
     this.#cacheStatus = values();
     this.#circuitProvider = values();
     this.#logged = { provider: values(), model: new BoundedLabel(maxModels, models) };
+    this.#called = { provider: values(), called: values(), status: values() };
     this.#requests = new FastCounter(`${p}requests_total`, 'Requests answered, by route pattern, method, serving provider and status', r, n);
     this.#duration = new FastHistogram(`${p}request_duration_seconds`, 'Total time from request to the end of its answer (streams included)', r, n, o.buckets);
     this.#upstream = new FastHistogram(
@@ -82,6 +87,11 @@ export class GatewayMetrics {
       `${p}limit_checks_skipped_total`,
       'Requests let through unchecked by a limit (check="rate_limits", "usage_limits") because its counters failed or did not answer in time', r, n,
     );
+    this.#subjectCalls = new FastCounter(
+      `${p}subject_calls_total`,
+      'Calls that are not model calls (an MCP server\'s tool, an agent\'s method), by upstream (provider), what was called and status', r, n,
+    );
+    this.#subjectDuration = new FastHistogram(`${p}subject_call_duration_seconds`, 'Time to the end of the answer of calls that are not model calls, by upstream and what was called', r, n, o.buckets);
     queueMetrics(p, [r], o.logStats);
     if (o.processMetrics) collectDefaultMetrics({ register: r, prefix: p });
   }
@@ -93,6 +103,16 @@ export class GatewayMetrics {
     const code = labels.status.of(String(status));
     this.#requests.inc(`${route}\n${method}\n${provider}\n${code}`, () => ({ route, method, provider, status: code }));
     this.#duration.observe(`${route}\n${provider}`, () => ({ route, provider }), seconds);
+  }
+
+  /** A request that named what it called (CallSubjectKey with a `model`): an MCP tool call, an agent method. */
+  subjectCall(upstream: string, calledName: string, status: number, seconds: number): void {
+    const labels = this.#called;
+    const provider = labels.provider.of(upstream);
+    const called = labels.called.of(calledName);
+    const code = labels.status.of(String(status));
+    this.#subjectCalls.inc(`${provider}\n${called}\n${code}`, () => ({ provider, called, status: code }));
+    this.#subjectDuration.observe(`${provider}\n${called}`, () => ({ provider, called }), seconds);
   }
 
   cacheResult(cacheStatus: string): void {

@@ -8,6 +8,8 @@
  *   rate_limited_total{source}                  429s: the gateway's own limits vs providers'
  *   circuit_open_total{provider}                calls refused by an open circuit breaker
  *   limit_checks_skipped_total{check}           requests a rate or usage limit let through unchecked (counters failed or late)
+ *   subject_calls_total{provider,called,status}, subject_call_duration_seconds{provider,called}
+ *                                               calls that are not model calls (CallSubjectKey with a `model`): an MCP server's tool ...
  *   upstream_duration_seconds{provider}, tokens_total{provider,model,type}, cost_total{provider,model}
  *                                               from the request logs (observe.logs), when loaded
  *   log_queue_depth, log_queue_capacity, log_dropped_total, log_written_total, log_failed_total
@@ -95,7 +97,9 @@ export default class MetricsPlugin implements Plugin<Options> {
       subscribe();
       // A stream cut after its 200 counts under its error's status.
       const status = completion.status;
-      metrics.request(ctx.route.path, ctx.request.method, ctx.values.get(CallSubjectKey)?.provider ?? ctx.outcome?.provider ?? '', status, completion.durationMs / 1000);
+      const subject = ctx.values.get(CallSubjectKey);
+      metrics.request(ctx.route.path, ctx.request.method, subject?.provider ?? ctx.outcome?.provider ?? '', status, completion.durationMs / 1000);
+      if (subject?.model !== undefined) metrics.subjectCall(subject.provider, subject.model, status, completion.durationMs / 1000);
       if (ctx.endpoint) {
         const cache = response.headers[CACHE_STATUS_HEADER];
         if (cache !== undefined) metrics.cacheResult(cache);

@@ -67,8 +67,18 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
     api.hooks.onRequest.tapPromise({ name: api.id, stage: Stage.AUTH }, async (ctx) => {
       // Requests the gateway dispatches itself (batch lines) carry their creator's principal already.
       if (ctx.principal) return;
-      const secret = ctx.request.headers['x-gw-api-key'];
-      if (!secret) throw Errors.unauthorized('missing x-gw-api-key header');
+      const headers = ctx.request.headers;
+      const secret = headers['x-gw-api-key'];
+      if (!secret) {
+        const bearer = ctx.route.bearerKey ? bearerOf(headers['authorization']) : undefined;
+        if (!bearer) throw Errors.unauthorized(ctx.route.bearerKey ? 'missing x-gw-api-key or Authorization: Bearer header' : 'missing x-gw-api-key header');
+        const principal = await keys.verify(bearer);
+        if (!principal) throw Errors.unauthorized('unknown, expired, deleted or rotated-out gateway key in Authorization: Bearer');
+        // Taken off: nothing after this may send the gateway key on.
+        delete headers['authorization'];
+        ctx.principal = principal;
+        return;
+      }
       const principal = await keys.verify(secret);
       if (!principal) throw Errors.unauthorized('unknown, expired, deleted or rotated-out x-gw-api-key');
       ctx.principal = principal;
@@ -81,6 +91,13 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
   async close(): Promise<void> {
     await this.#scheduler?.stop();
   }
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The token of `Authorization: Bearer <token>`, or undefined. */
+function bearerOf(authorization: string | undefined): string | undefined {
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
 }
 
 async function seedFirstKey(keys: ApiKeyStore, api: PluginApi<Options>): Promise<void> {
