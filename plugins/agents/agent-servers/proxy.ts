@@ -58,7 +58,7 @@ export function registerProxyRoute(routes: Router, deps: ProxyDeps): void {
       ctx.stream = kind === 'stream';
 
       // Rate and usage limits, as inference requests pass them: every call counts, known method or not.
-      const early = await deps.kernel().hooks.preRoute.promise(ctx);
+      const early = await deps.kernel().preRoute(ctx);
       if (early) return early;
       if (!kind) return rpcError(call.id, METHOD_NOT_FOUND, `method "${call.method}" is not available through the gateway`);
 
