@@ -91,6 +91,28 @@ export interface EndpointDef {
   chunkObject?: string;
   /** Optional body normalisation before routing (e.g. a default model). Must not mutate the input. */
   normalize?(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * How a provider without an adapter for this endpoint still serves it: through its adapter of
+   * another endpoint, the body and the answer translated both ways (an API format in front of chat).
+   */
+  bridge?: EndpointBridge;
+  /**
+   * Guards this endpoint's streams once their head is sent (how a whole one ends, how a failure is
+   * written); default the OpenAI-format guard (core/sse.ts guardSseStream), same contract.
+   */
+  guardStream?(source: AsyncIterable<Uint8Array>, onError: (e: unknown) => unknown): AsyncIterable<Uint8Array>;
+}
+
+/** An endpoint served through another endpoint's adapters (EndpointDef.bridge). */
+export interface EndpointBridge {
+  /** The endpoint whose provider adapters carry this one (e.g. chat). */
+  readonly via: EndpointDef;
+  /** The attempt's body in the other endpoint's format; may throw a GatewayError (400) for what cannot be said there. */
+  request(attempt: Attempt): Record<string, unknown>;
+  /** A successful JSON answer of the other endpoint (its unified format) in this endpoint's format. */
+  response(answer: JsonPayload, attempt: Attempt): JsonPayload;
+  /** The other endpoint's stream (its unified SSE) in this endpoint's format, event by event. */
+  stream(source: AsyncIterable<Uint8Array>, attempt: Attempt): AsyncIterable<Uint8Array>;
 }
 
 /** Per-request state. One per request; never shared. */
