@@ -28,7 +28,7 @@ function common(body: Obj, create: boolean): Issue | undefined {
   if (typeof body['model'] !== 'string' || body['model'] === '') return issue('model', 'is required: a non-empty string');
   if (create) {
     const max = body['max_tokens'];
-    if (!Number.isInteger(max) || (max as number) < 1 || (max as number) > MAX_COUNT) return issue('max_tokens', `is required: an integer from 1 to ${MAX_COUNT}`);
+    if (!Number.isInteger(max) || (max as number) < 1 || (max as number) > MAX_COUNT) return issue('max_tokens', 'is required: an integer >= 1');
   }
   return messagesOf(body['messages'])
     ?? systemOf(body['system'])
