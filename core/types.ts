@@ -96,6 +96,8 @@ export interface EndpointDef {
    * another endpoint, the body and the answer translated both ways (an API format in front of chat).
    */
   bridge?: EndpointBridge;
+  /** Whether its streams always report usage near their end (chat streams do only when `stream_options.include_usage` asks). */
+  streamUsage?: boolean;
   /**
    * Guards this endpoint's streams once their head is sent (how a whole one ends, how a failure is
    * written); default the OpenAI-format guard (core/sse.ts guardSseStream), same contract.

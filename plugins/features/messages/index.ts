@@ -40,6 +40,8 @@ export const MESSAGES_ENDPOINT: EndpointDef = {
     return issue ? [issue] : [];
   },
   streamable: true,
+  // message_delta carries the usage of every Messages stream.
+  streamUsage: true,
   guardStream: guardMessagesStream,
   bridge: {
     via: CHAT,
