@@ -1,7 +1,7 @@
 /**
  * The text checks see, and how a transformed text goes back. A request's text is its message
  * texts (string contents and `text` parts; or `prompt`; or `input`) joined with "\n"; an answer's
- * is its choices' `message.content` (or `text`) joined with "\n". Each piece is a slot with a path.
+ * is its choices' `message.content` (or `text`), or a Message's text blocks, joined with "\n". Each piece is a slot with a path.
  *
  * Write-back is copy-on-write (the original body may be shared: the client's body, a cached
  * answer). A transformed text is split back line by line over the slots it was joined from; when
@@ -46,16 +46,29 @@ export function requestText(body: Obj): SlottedText {
   return slots.length === 0 ? EMPTY : join(slots);
 }
 
-/** Texts of a unified answer (chat or text completion). */
+/** Texts of a unified answer (chat or text completion), or of a Messages API Message (its text blocks). */
 export function answerText(value: unknown): SlottedText {
   const choices = (value as Obj | null)?.['choices'];
-  if (!Array.isArray(choices)) return EMPTY;
+  if (!Array.isArray(choices)) return messageText(value);
   const slots: TextSlot[] = [];
   for (let i = 0; i < choices.length; i++) {
     const choice = choices[i] as Obj | null;
     const content = (choice?.['message'] as Obj | undefined)?.['content'];
     if (typeof content === 'string') slots.push(slot(['choices', i, 'message', 'content'], content));
     else if (typeof choice?.['text'] === 'string') slots.push(slot(['choices', i, 'text'], choice['text']));
+  }
+  return slots.length === 0 ? EMPTY : join(slots);
+}
+
+/** A Message (`type: "message"`, the Messages API's answer): its text blocks, in order. */
+function messageText(value: unknown): SlottedText {
+  const message = value as Obj | null;
+  const content = message?.['content'];
+  if (message?.['type'] !== 'message' || !Array.isArray(content)) return EMPTY;
+  const slots: TextSlot[] = [];
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i] as Obj | null;
+    if (block?.['type'] === 'text' && typeof block['text'] === 'string') slots.push(slot(['content', i, 'text'], block['text']));
   }
   return slots.length === 0 ? EMPTY : join(slots);
 }

@@ -90,6 +90,28 @@ describe('feature.messages in the lifecycle (end to end)', () => {
     expect(ok.message.content[0].text).to.equal('echo: nothing to hide');
   });
 
+  it('checks a Message answer with output guardrails (446 on deny), plain and streamed (held, nothing sent)', async () => {
+    const config = viaChat({ output_guardrails: [{ id: 'no-echo', deny: true, 'default.contains': { words: ['echo'], operator: 'none' } }] });
+    const plain = await apiError(() => client(config).create(ask('hi')));
+    expect(plain.status).to.equal(446);
+    expect(plain.body!['hook_results'].after_request_hooks[0]).to.include({ id: 'no-echo', verdict: false });
+    const streamed = await apiError(() => client(config).stream(ask('hi')));
+    expect(streamed.status).to.equal(446);
+    expect(streamed.body!['type']).to.equal('error');
+  });
+
+  it('rewrites the text of a held Messages stream when an output guardrail transforms it, events still named', async () => {
+    // deny makes the hook blocking: the stream is held, checked and replayed.
+    const config = native({ output_guardrails: [{ id: 'shout', deny: true, 'default.regexReplace': { rule: 'echo', replacement: 'ECHO' } }] });
+    const { events, message } = await client(config).stream(ask('quiet please'));
+    expect(message.content).to.deep.equal([{ type: 'text', text: 'ECHO: quiet please' }]);
+    for (const e of events) expect(e.data.type).to.equal(e.event);
+    expect(events[events.length - 1]!.event).to.equal('message_stop');
+    const plain = await client(config).create(ask('quiet please'));
+    expect(plain.message.content).to.deep.equal([{ type: 'text', text: 'ECHO: quiet please' }]);
+    expect(plain.status).to.equal(200);
+  });
+
   it('writes a request log row with the endpoint, provider and token usage', async () => {
     const traceId = `messages-log-${Date.now()}`;
     const { message } = await client(native(), { 'x-gw-trace-id': traceId }).create(ask('log me'));
