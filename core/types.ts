@@ -238,6 +238,11 @@ export interface AdapterInput {
 
 /** How one provider speaks one endpoint. Pure transforms: the transport does the network. */
 export interface EndpointAdapter {
+  /**
+   * Whether it serves this body itself (e.g. Claude models only, on a cloud that hosts others too);
+   * when false, the endpoint's bridge (EndpointDef.bridge) carries it. Default true.
+   */
+  accepts?(body: Record<string, unknown>): boolean;
   /** Builds the upstream request. May be async (e.g. a cached token). */
   request(input: AdapterInput): UpstreamRequest | Promise<UpstreamRequest>;
   /** Turns a successful upstream JSON body into the unified shape; identity when absent. */
@@ -251,7 +256,7 @@ export interface EndpointAdapter {
 }
 
 /** An endpoint adapter that implements every transform (for adapters that delegate to others). */
-export type CompleteEndpointAdapter = Required<Omit<EndpointAdapter, 'streamContentType'>>;
+export type CompleteEndpointAdapter = Required<Omit<EndpointAdapter, 'streamContentType' | 'accepts'>>;
 
 export interface ProviderAdapter {
   /** Provider id as used in `provider` / `x-gw-provider`. */

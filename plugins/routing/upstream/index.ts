@@ -65,8 +65,9 @@ export default class UpstreamPlugin implements Plugin<Options> {
 export async function callProvider(transport: Transport, adapter: ProviderAdapter, attempt: Attempt): Promise<Outcome> {
   const provider = adapter.id;
   const endpoint = attempt.endpoint;
-  let endpointAdapter = adapter.endpoints[endpoint.id];
-  // A provider without this endpoint may still serve it through the endpoint it bridges to.
+  let endpointAdapter: EndpointAdapter | undefined = adapter.endpoints[endpoint.id];
+  if (endpointAdapter?.accepts && endpoint.bridge && !endpointAdapter.accepts(attempt.body)) endpointAdapter = undefined;
+  // A provider without this endpoint (for this body) may still serve it through the endpoint it bridges to.
   const bridge = endpointAdapter ? undefined : endpoint.bridge;
   if (bridge) endpointAdapter = adapter.endpoints[bridge.via.id];
   if (!endpointAdapter) return failure(Errors.unsupportedEndpoint(provider, endpoint.id), provider);
