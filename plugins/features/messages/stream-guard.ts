@@ -9,7 +9,8 @@ import { StreamCutError, StreamErrorEvent } from '../../../core/index.js';
 import { fromEnvelope } from './errors.js';
 
 const encoder = new TextEncoder();
-const LAST_CHUNKS = 3;
+/** The stream's last characters kept to read its last event (an error event's message included). */
+const TAIL_CHARS = 64 * 1024;
 
 /** One Messages event as SSE bytes: `event:` names the type, `data` carries it too (as Anthropic does). */
 export function messageEvent(type: string, data: Record<string, unknown>): Uint8Array {
@@ -19,46 +20,40 @@ export function messageEvent(type: string, data: Record<string, unknown>): Uint8
 export async function* guardMessagesStream(
   source: AsyncIterable<Uint8Array>, onError: (e: unknown) => unknown,
 ): AsyncGenerator<Uint8Array> {
-  const last: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let tail = '';
   try {
     for await (const chunk of source) {
       if (chunk.byteLength === 0) continue;
-      if (last.length === LAST_CHUNKS) last.shift();
-      last.push(chunk);
+      tail += decoder.decode(chunk, { stream: true });
+      if (tail.length > 2 * TAIL_CHARS) tail = tail.slice(-TAIL_CHARS);
       yield chunk;
     }
   } catch (e) {
-    yield errorEvent(last, onError(e));
+    yield errorEvent(tail, onError(e));
     return;
   }
-  const ending = lastEvent(last);
+  tail = (tail + decoder.decode()).replace(/\r\n?/g, '\n');
+  const ending = lastEvent(tail);
   if (ending.type === 'message_stop') return;
   if (ending.type === 'error') {
     onError(new StreamErrorEvent(ending.data));
     return;
   }
-  yield errorEvent(last, onError(new StreamCutError()));
+  yield errorEvent(tail, onError(new StreamCutError()));
 }
 
-function errorEvent(last: readonly Uint8Array[], envelope: unknown): Uint8Array {
+function errorEvent(tail: string, envelope: unknown): Uint8Array {
   const shaped = fromEnvelope(envelope, 502) ?? { type: 'error', error: { type: 'api_error', message: 'the stream failed' } };
   const { type: _type, ...data } = shaped;
-  const tail = textOf(last);
   // Close the event the stream stopped in, so that the error event is read as one of its own.
   const separator = tail === '' || tail.endsWith('\n\n') ? '' : tail.endsWith('\n') ? '\n' : '\n\n';
   return encoder.encode(separator + new TextDecoder().decode(messageEvent('error', data)));
 }
 
-function textOf(chunks: readonly Uint8Array[]): string {
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-  return (text + decoder.decode()).replace(/\r\n?/g, '\n');
-}
-
 /** The type and data of the stream's last event (from its `event:` line, else its data's `type`). */
-function lastEvent(last: readonly Uint8Array[]): { type: string | undefined; data: string } {
-  const text = textOf(last).trimEnd();
+function lastEvent(tail: string): { type: string | undefined; data: string } {
+  const text = tail.trimEnd();
   const block = text.slice(text.lastIndexOf('\n\n') + 1);
   let type: string | undefined;
   let data = '';
