@@ -77,6 +77,7 @@ describe('feature.messages (end to end)', () => {
       const c = client(native());
       const first = await c.create({ model: CLAUDE, max_tokens: 256, tools: [WEATHER], messages: [{ role: 'user', content: 'Weather in Paris?' }] });
       expect(first.message.stop_reason).to.equal('tool_use');
+      expect(first.message.content[0]).to.deep.equal({ type: 'text', text: MOCK_TOOL_PREAMBLE });
       const call = first.message.content.find((b: any) => b.type === 'tool_use');
       expect(call).to.include({ name: 'get_weather' });
       expect(call.input).to.deep.equal({ city: 'Paris' });
@@ -90,6 +91,26 @@ describe('feature.messages (end to end)', () => {
       });
       expect(anthropic.requests[1]!.body.messages[2].content[0]).to.deep.equal({ type: 'tool_result', tool_use_id: call.id, content: 'sunny' });
       expect(second.message.content.some((b: any) => b.type === 'tool_use')).to.equal(true);
+    });
+
+    it('streams thinking natively: thinking_delta and signature_delta pass as they came', async () => {
+      const { events, message } = await client(native()).stream({
+        model: CLAUDE, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'think' }],
+      });
+      expect(events.some((e) => e.data.delta?.type === 'thinking_delta')).to.equal(true);
+      expect(events.some((e) => e.data.delta?.type === 'signature_delta')).to.equal(true);
+      expect(message.content[0]).to.include({ type: 'thinking' });
+      expect(message.content[0].signature).to.match(/^sig_mock_/);
+      expect(message.content[1]).to.deep.equal({ type: 'text', text: 'echo: think' });
+      expect(anthropic.requests[0]!.body.thinking).to.deep.equal({ type: 'enabled', budget_tokens: 1024 });
+    });
+
+    it('passes the client\'s anthropic-beta header on, and no other client header', async () => {
+      await client(native(), { 'anthropic-beta': 'prompt-caching-2024-07-31', 'x-custom': 'no' }).create({ model: CLAUDE, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+      const rec = anthropic.requests[0]!;
+      expect(rec.headers['anthropic-beta']).to.equal('prompt-caching-2024-07-31');
+      expect(rec.headers['x-custom']).to.equal(undefined);
+      expect(rec.headers['x-api-key']).to.equal('sk-ant-test');
     });
 
     it('counts tokens with the provider (POST /v1/messages/count_tokens)', async () => {
