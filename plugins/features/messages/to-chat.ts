@@ -10,7 +10,8 @@
  *   tools [{name, description, input_schema}] → function tools; tool_choice auto|any|tool|none →
  *                                       auto|required|{function}|none; disable_parallel_tool_use →
  *                                       parallel_tool_calls: false
- *   max_tokens, stop_sequences → stop, temperature, top_p, top_k, metadata.user_id → user, stream
+ *   max_tokens (max_completion_tokens for OpenAI's own APIs), stop_sequences → stop, temperature,
+ *                                       top_p, top_k, metadata.user_id → user, stream
  *                                       (+ stream_options.include_usage, so usage can be reported)
  *   thinking                          → `thinking` (read by the Claude adapters of other clouds);
  *                                       not sent to OpenAI's own APIs, which have no such field
@@ -36,11 +37,12 @@ export function toChatBody(body: Obj, provider: string | undefined): Obj {
     else messages.push(...userMessages(turn.content, i));
   }
 
-  const chat: Obj = { model: body['model'], messages, max_tokens: body['max_tokens'] };
+  const strict = provider !== undefined && STRICT_OPENAI.has(provider);
+  // OpenAI's reasoning models refuse max_tokens; OpenAI-compatible hosts often know only max_tokens.
+  const chat: Obj = { model: body['model'], messages, [strict ? 'max_completion_tokens' : 'max_tokens']: body['max_tokens'] };
   const stops = body['stop_sequences'];
   if (Array.isArray(stops) && stops.length > 0) chat['stop'] = stops;
   for (const field of ['temperature', 'top_p'] as const) if (typeof body[field] === 'number') chat[field] = body[field];
-  const strict = provider !== undefined && STRICT_OPENAI.has(provider);
   if (typeof body['top_k'] === 'number' && !strict) chat['top_k'] = body['top_k'];
   const user = (body['metadata'] as Obj | undefined)?.['user_id'];
   if (typeof user === 'string') chat['user'] = user;

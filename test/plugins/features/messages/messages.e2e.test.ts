@@ -161,7 +161,7 @@ describe('feature.messages (end to end)', () => {
       expect(openai.requests[0]!.path).to.equal('/v1/chat/completions');
       expect(openai.requests[0]!.headers['authorization']).to.equal('Bearer sk-openai-test');
       expect(chatBody()).to.deep.equal({
-        model: GPT, max_tokens: 64, temperature: 0.5, top_p: 0.9, stop: ['END'], user: 'user-7',
+        model: GPT, max_completion_tokens: 64, temperature: 0.5, top_p: 0.9, stop: ['END'], user: 'user-7',
         messages: [
           { role: 'system', content: 'Be brief.' },
           { role: 'user', content: 'first' },

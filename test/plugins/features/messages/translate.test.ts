@@ -57,10 +57,14 @@ describe('feature.messages translation', () => {
       expect(body['thinking']).to.deep.equal({ type: 'enabled', budget_tokens: 1024 });
     });
 
-    it('leaves out what OpenAI\'s own APIs refuse (top_k, thinking) for openai and azure-openai only', () => {
+    it('speaks OpenAI\'s own APIs as they want (max_completion_tokens; no top_k, no thinking), other hosts with max_tokens', () => {
       const base = { model: 'm', max_tokens: 10, top_k: 3, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'x' }] };
-      for (const provider of ['openai', 'azure-openai']) expect(toChatBody(base, provider)).to.not.have.any.keys('top_k', 'thinking');
+      for (const provider of ['openai', 'azure-openai']) {
+        expect(toChatBody(base, provider)).to.not.have.any.keys('top_k', 'thinking', 'max_tokens');
+        expect(toChatBody(base, provider)['max_completion_tokens']).to.equal(10);
+      }
       expect(toChatBody(base, 'groq')).to.include.keys('top_k', 'thinking');
+      expect(toChatBody(base, 'groq')['max_tokens']).to.equal(10);
     });
 
     it('maps tool_choice none and auto, and keeps parallel calls unless disabled', () => {
