@@ -88,6 +88,16 @@ describe('feature.messages in the lifecycle (end to end)', () => {
     expect(anthropic.requests).to.have.length(0);
     const ok = await client(config).create(ask('nothing to hide'));
     expect(ok.message.content[0].text).to.equal('echo: nothing to hide');
+    // The Messages system prompt and tool results are request text too.
+    expect((await apiError(() => client(config).create(ask('hi', { system: 'the password is 42' })))).status).to.equal(446);
+    const toolTurn = [
+      { role: 'user', content: 'look it up' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'password: 42' }] }] },
+    ];
+    const tools = [{ name: 'lookup', input_schema: { type: 'object' } }];
+    expect((await apiError(() => client(config).create(ask('', { messages: toolTurn, tools })))).status).to.equal(446);
+    expect(anthropic.requests).to.have.length(1);
   });
 
   it('checks a Message answer with output guardrails (446 on deny), plain and streamed (held, nothing sent)', async () => {
