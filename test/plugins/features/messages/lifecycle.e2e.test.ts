@@ -134,6 +134,12 @@ describe('feature.messages in the lifecycle (end to end)', () => {
     const [row] = await rows(traceId);
     expect(row).to.include({ status: 200, provider: 'anthropic', model: CLAUDE, endpoint: 'messages' });
     expect(row.usage).to.deep.include({ prompt_tokens: message.usage.input_tokens, completion_tokens: message.usage.output_tokens });
+    const nativeStreamTrace = `${traceId}-native-stream`;
+    const streamed = await client(native(), { 'x-gw-trace-id': nativeStreamTrace }).stream(ask('log my native stream'));
+    await logs.flush();
+    const [nativeRow] = await rows(nativeStreamTrace);
+    // Input tokens from message_start (the stream's head), output tokens from message_delta.
+    expect(nativeRow.usage).to.deep.include({ prompt_tokens: streamed.message.usage.input_tokens, completion_tokens: streamed.message.usage.output_tokens });
     const [streamRow] = await rows(streamTrace);
     expect(streamRow).to.include({ status: 200, provider: 'openai', endpoint: 'messages', stream: true });
     expect(streamRow.usage.completion_tokens).to.equal(Math.ceil('echo: log my stream'.length / 4));
