@@ -67,7 +67,7 @@ class StreamMeter implements StreamUsageMeter {
   #model: string | undefined;
   #chars = 0;
   #seen = false;
-  /** Input tokens a Messages stream's message_start reported (with its cache reads and writes). */
+  /** Input tokens a Messages stream's message_start reported. */
   #inputTokens: number | undefined;
 
   constructor(private readonly ctx: RequestContext) {}
@@ -136,13 +136,9 @@ class StreamMeter implements StreamUsageMeter {
   }
 }
 
-/** A Messages usage's input side: input tokens plus cache reads and writes (all are read by the model). */
+/** A Messages usage's input tokens (as a JSON answer's `input_tokens` are read: cache reads and writes apart). */
 function messagesInput(u: unknown): number | undefined {
-  if (!u || typeof u !== 'object') return undefined;
-  const r = u as Record<string, unknown>;
-  const input = num(r['input_tokens']);
-  if (input === undefined) return undefined;
-  return input + (num(r['cache_read_input_tokens']) ?? 0) + (num(r['cache_creation_input_tokens']) ?? 0);
+  return u && typeof u === 'object' ? num((u as Record<string, unknown>)['input_tokens']) : undefined;
 }
 
 function choiceChars(choice: unknown): number {
