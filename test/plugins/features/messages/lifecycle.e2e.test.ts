@@ -1,16 +1,18 @@
 /**
- * feature.messages through the kernel's lifecycle: a Messages request is routed (fallback from a
- * translated target to a native one), cached, checked by input guardrails and logged like a chat
- * request, against the loopback OpenAI and Anthropic mocks.
+ * feature.messages through the kernel's lifecycle, with the official Anthropic SDK as the client
+ * (sdk-client.ts): a Messages request is routed (fallback between translated and native targets),
+ * retried, cached, checked by input and output guardrails and logged like a chat request, against
+ * the loopback OpenAI and Anthropic mocks.
  */
 import { expect } from 'chai';
 import { RequestLogsService } from '../../../../plugins/observe/logs/contract.js';
 import { startAnthropicMock, type MockAnthropic } from '../../../fixtures/mock-anthropic.js';
 import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
 import { startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
-import { apiError, messagesClient } from './messages-client.js';
+import { apiError } from './messages-client.js';
+import { sdkClient } from './sdk-client.js';
 
-const CLAUDE = 'claude-sonnet-4-5';
+const CLAUDE = 'claude-mock-model';
 
 describe('feature.messages in the lifecycle (end to end)', () => {
   let anthropic: MockAnthropic;
@@ -20,7 +22,7 @@ describe('feature.messages in the lifecycle (end to end)', () => {
   const native = (extra: Record<string, unknown> = {}) => ({ provider: 'anthropic', api_key: 'sk-ant-test', custom_host: `${anthropic.url}/v1`, ...extra });
   const viaChat = (extra: Record<string, unknown> = {}) => ({ provider: 'openai', api_key: 'sk-openai-test', custom_host: `${openai.url}/v1`, ...extra });
   const client = (config: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    messagesClient(gw.url, { 'x-gw-api-key': TEST_API_KEY, 'x-gw-config': JSON.stringify(config), ...headers });
+    sdkClient(gw.url, { 'x-gw-api-key': TEST_API_KEY, 'x-gw-config': JSON.stringify(config), ...headers });
   const ask = (text: string, extra: Record<string, unknown> = {}) => ({ model: CLAUDE, max_tokens: 64, messages: [{ role: 'user', content: text }], ...extra });
 
   before(async () => {

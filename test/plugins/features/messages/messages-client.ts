@@ -1,6 +1,6 @@
 /**
- * A Messages API client for the tests, reading the wire as the official `@anthropic-ai/sdk` does
- * (that package is not installed in this checkout): `x-api-key` and `anthropic-version` on every
+ * A wire-level Messages API client for the tests that check exact bodies and event sequences (ping
+ * included, which the SDK hides), reading the wire as the official `@anthropic-ai/sdk` does: `x-api-key` and `anthropic-version` on every
  * request; a non-2xx answer is an error carrying the status and the parsed body; a stream is read
  * by its `event:` names (message_start, content_block_*, message_delta, message_stop; `ping` skipped;
  * an `error` event throws) and accumulated into the final Message as the SDK's MessageStream does
