@@ -67,8 +67,9 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
   const endpoint = attempt.endpoint;
   let endpointAdapter: EndpointAdapter | undefined = adapter.endpoints[endpoint.id];
   if (endpointAdapter?.accepts && endpoint.bridge && !endpointAdapter.accepts(attempt.body)) endpointAdapter = undefined;
-  // A provider without this endpoint (for this body) may still serve it through the endpoint it bridges to.
-  const bridge = endpointAdapter ? undefined : endpoint.bridge;
+  // A provider without this endpoint (for this body) may still serve it through the endpoint it bridges
+  // to; not a passthrough target, whose body goes untouched (no translation).
+  const bridge = endpointAdapter || attempt.target.passthrough === true ? undefined : endpoint.bridge;
   if (bridge) endpointAdapter = adapter.endpoints[bridge.via.id];
   if (!endpointAdapter) return failure(Errors.unsupportedEndpoint(provider, endpoint.id), provider);
   let input: AdapterInput;

@@ -330,6 +330,25 @@ describe('feature.messages (end to end)', () => {
       expect(e.body!['error'].message).to.equal('body.messages: is required: a non-empty array of messages');
     });
 
+    it('passthrough: the body goes untouched to a provider that speaks Messages, and is never translated for one that does not', async () => {
+      const raw = { model: CLAUDE, max_tokens: 16, messages: [{ role: 'user', content: 'raw' }], unknown_field: { kept: true } };
+      anthropic.next({ status: 200, body: { id: 'msg_raw', type: 'message', role: 'assistant', model: CLAUDE, content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } });
+      const { message } = await client(native({ passthrough: true })).create(raw);
+      expect(anthropic.requests[0]!.rawBody).to.equal(JSON.stringify(raw));
+      expect(message.id).to.equal('msg_raw');
+      const e = await apiError(() => client(viaChat({ passthrough: true })).create({}));
+      expect(e.status).to.equal(400);
+      expect(e.body!['error']).to.include({ type: 'invalid_request_error', code: 'unsupported_endpoint' });
+      expect(openai.requests).to.have.length(0);
+    });
+
+    it('checks a body a target\'s params changed before translating it', async () => {
+      const e = await apiError(() => client(viaChat({ override_params: { max_tokens: 0 } })).create({ model: GPT, max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }));
+      expect(e.status).to.equal(400);
+      expect(e.body!['error'].message).to.equal('body.max_tokens: is required: an integer >= 1');
+      expect(openai.requests).to.have.length(0);
+    });
+
     it('answers a missing gateway key 401 in Anthropic shape', async () => {
       const res = await fetch(`${gw.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: CLAUDE, max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }) });
       expect(res.status).to.equal(401);
