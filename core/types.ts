@@ -97,6 +97,30 @@ export interface EndpointDef {
   chunkObject?: string;
   /** Optional body normalisation before routing (e.g. a default model). Must not mutate the input. */
   normalize?(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * How a provider without an adapter for this endpoint still serves it: through its adapter of
+   * another endpoint, the body and the answer translated both ways (an API format in front of chat).
+   */
+  bridge?: EndpointBridge;
+  /** Whether its streams always report usage near their end (chat streams do only when `stream_options.include_usage` asks). */
+  streamUsage?: boolean;
+  /**
+   * Guards this endpoint's streams once their head is sent (how a whole one ends, how a failure is
+   * written); default the OpenAI-format guard (core/sse.ts guardSseStream), same contract.
+   */
+  guardStream?(source: AsyncIterable<Uint8Array>, onError: (e: unknown) => unknown): AsyncIterable<Uint8Array>;
+}
+
+/** An endpoint served through another endpoint's adapters (EndpointDef.bridge). */
+export interface EndpointBridge {
+  /** The endpoint whose provider adapters carry this one (e.g. chat). */
+  readonly via: EndpointDef;
+  /** The attempt's body in the other endpoint's format; may throw a GatewayError (400) for what cannot be said there. */
+  request(attempt: Attempt): Record<string, unknown>;
+  /** A successful JSON answer of the other endpoint (its unified format) in this endpoint's format. */
+  response(answer: JsonPayload, attempt: Attempt): JsonPayload;
+  /** The other endpoint's stream (its unified SSE) in this endpoint's format, event by event. */
+  stream(source: AsyncIterable<Uint8Array>, attempt: Attempt): AsyncIterable<Uint8Array>;
 }
 
 /** Per-request state. One per request; never shared. */
@@ -225,6 +249,11 @@ export interface AdapterInput {
 
 /** How one provider speaks one endpoint. Pure transforms: the transport does the network. */
 export interface EndpointAdapter {
+  /**
+   * Whether it serves this body itself (e.g. Claude models only, on a cloud that hosts others too);
+   * when false, the endpoint's bridge (EndpointDef.bridge) carries it. Default true.
+   */
+  accepts?(body: Record<string, unknown>): boolean;
   /** Builds the upstream request. May be async (e.g. a cached token). */
   request(input: AdapterInput): UpstreamRequest | Promise<UpstreamRequest>;
   /** Turns a successful upstream JSON body into the unified shape; identity when absent. */
@@ -238,7 +267,7 @@ export interface EndpointAdapter {
 }
 
 /** An endpoint adapter that implements every transform (for adapters that delegate to others). */
-export type CompleteEndpointAdapter = Required<Omit<EndpointAdapter, 'streamContentType'>>;
+export type CompleteEndpointAdapter = Required<Omit<EndpointAdapter, 'streamContentType' | 'accepts'>>;
 
 export interface ProviderAdapter {
   /** Provider id as used in `provider` / `x-gw-provider`. */

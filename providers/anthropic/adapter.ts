@@ -1,6 +1,7 @@
 /**
- * The Anthropic Messages API as a provider adapter (chat completions only; other endpoints answer
- * `unsupported_endpoint`). URL: `https://api.anthropic.com/v1/messages`, or `{custom_host}/messages`
+ * The Anthropic Messages API as a provider adapter: chat completions translated, the gateway's own
+ * Messages endpoints (`messages`, `countTokens`) passed through (native.ts); other endpoints answer
+ * `unsupported_endpoint`. URL: `https://api.anthropic.com/v1/messages`, or `{custom_host}/messages`
  * where custom_host includes the version segment (as the OpenAI convention: `http://host:port/v1`).
  */
 import {
@@ -12,7 +13,10 @@ import { isStrict } from './strict-compliance.js';
 import { toMessagesRequest, type RequestSettings } from './request.js';
 import { isMessage, toChatCompletion } from './response.js';
 import { translateStream } from './stream.js';
-import { ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, type MessagesRequest } from './wire.js';
+import { anthropicHeaders as headers, messagesUrl, nativeCountTokens, nativeMessages } from './native.js';
+import type { MessagesRequest } from './wire.js';
+
+export { messagesUrl };
 
 export const PROVIDER_ID = 'anthropic';
 
@@ -20,18 +24,6 @@ export const PROVIDER_ID = 'anthropic';
 export interface AnthropicAdapter extends ProviderAdapter {
   /** The Messages request body for an attempt (model included; a host that takes it from the URL drops it). */
   messagesRequest(input: AdapterInput): MessagesRequest;
-}
-
-export function messagesUrl(target: ConfigNode): string {
-  if (typeof target.custom_host !== 'string') return `${ANTHROPIC_BASE_URL}/v1/messages`;
-  const base = target.custom_host.endsWith('/') ? target.custom_host.slice(0, -1) : target.custom_host;
-  return `${base}/messages`;
-}
-
-function headers(target: ConfigNode): Record<string, string> {
-  const h: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
-  if (typeof target.api_key === 'string') h['x-api-key'] = target.api_key;
-  return h;
 }
 
 /**
@@ -69,7 +61,8 @@ export function createAnthropicAdapter(settings: RequestSettings): AnthropicAdap
 
   return {
     id: PROVIDER_ID,
-    endpoints: { chatComplete },
+    // `messages` and `countTokens` are the Messages API itself (feature.messages): passed through.
+    endpoints: { chatComplete, messages: nativeMessages, countTokens: nativeCountTokens },
     messagesRequest,
     validateTarget(target: ConfigNode, path: string): Issue[] {
       if (target.api_key !== undefined || target.custom_host !== undefined) return [];

@@ -55,3 +55,8 @@ function withCacheControl<B extends TextBlock | ImageBlock | DocumentBlock>(bloc
   if (part.cache_control !== undefined) (block as { cache_control?: unknown }).cache_control = part.cache_control;
   return block;
 }
+
+/** The inverse of fromUrl for a base64 source: the data URL OpenAI-format content parts carry. */
+export function toDataUrl(source: { media_type: string; data: string }): string {
+  return `data:${source.media_type};base64,${source.data}`;
+}

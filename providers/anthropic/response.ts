@@ -21,6 +21,19 @@ export function finishReason(stop: StopReason | null | undefined): FinishReason 
   return (stop && FINISH[stop]) || 'stop';
 }
 
+/** The inverse (a chat answer told as a Message): which stop_reason each finish_reason stands for. */
+const STOP: Readonly<Record<string, StopReason>> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  content_filter: 'refusal',
+};
+
+export function stopReason(finish: string | null | undefined): StopReason {
+  return (finish && STOP[finish]) || 'end_turn';
+}
+
 /**
  * Anthropic counts cache reads and cache writes apart from `input_tokens`; OpenAI's prompt_tokens
  * includes cached tokens, so they are added back and the reads reported as cached_tokens.
@@ -29,6 +42,17 @@ export function toUsage(u: WireUsage): Usage {
   const cacheRead = u.cache_read_input_tokens ?? 0;
   const prompt = (u.input_tokens ?? 0) + cacheRead + (u.cache_creation_input_tokens ?? 0);
   return usage(prompt, u.output_tokens ?? 0, cacheRead > 0 ? { prompt_tokens_details: { cached_tokens: cacheRead } } : {});
+}
+
+/** The inverse of toUsage: OpenAI's cached prompt tokens are Anthropic's cache reads, apart from input_tokens. */
+export function fromUsage(u: Partial<Usage> | null | undefined): { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number } {
+  const cached = u?.prompt_tokens_details?.cached_tokens ?? 0;
+  const out: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number } = {
+    input_tokens: Math.max(0, (u?.prompt_tokens ?? 0) - cached),
+    output_tokens: u?.completion_tokens ?? 0,
+  };
+  if (cached > 0) out.cache_read_input_tokens = cached;
+  return out;
 }
 
 export function isMessage(value: unknown): value is Message {

@@ -9,7 +9,7 @@ import {
   JsonPayload,
   type AdapterInput, type CompleteEndpointAdapter, type ProviderAdapter, type UpstreamRequest,
 } from '../../core/index.js';
-import { claudeEndpoint, isClaudeModel } from './claude.js';
+import { claudeEndpoint, claudeMessagesEndpoint, isClaudeModel } from './claude.js';
 import { googleError } from './errors.js';
 import { toGeminiRequest } from './gemini-request.js';
 import { fromGeminiResponse } from './gemini-response.js';
@@ -63,5 +63,7 @@ export function createVertexAdapter(deps: VertexAdapterDeps): ProviderAdapter {
     error: (status, body, input, headers) => pick(input).error(status, body, input, headers),
   };
 
-  return { id: PROVIDER_ID, endpoints: { chatComplete }, validateTarget };
+  // The Messages API (feature.messages) natively for Claude models; Gemini ones go through chat.
+  const messages = claudeMessagesEndpoint(deps.anthropic, authorization);
+  return { id: PROVIDER_ID, endpoints: { chatComplete, messages }, validateTarget };
 }

@@ -88,3 +88,34 @@ function asOurs<E>(error: E): E | GatewayError {
     provider: PROVIDER_ID, headers: error.headers, extra: error.extra,
   });
 }
+
+/**
+ * The Messages API itself for Claude on Vertex (feature.messages' `messages` endpoint): the client's
+ * body with `model` moved to the URL and `anthropic_version: vertex-2023-10-16`; answers and streams
+ * come back as they are. Other models (Gemini) are not taken: the endpoint reaches them through chat.
+ */
+export function claudeMessagesEndpoint(
+  lookup: () => ProviderAdapter | undefined,
+  authorization: (input: AdapterInput) => Promise<Record<string, string>>,
+): EndpointAdapter {
+  const errors = claudeEndpoint(lookup, authorization);
+  return {
+    accepts: (body) => isClaudeModel(body['model']),
+    async request(input): Promise<UpstreamRequest> {
+      const model = checkedModel(input.body['model']);
+      const { model: _dropped, ...rest } = input.body;
+      return {
+        url: modelUrl(input.target, 'anthropic', model, input.stream ? 'streamRawPredict' : 'rawPredict'),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(await authorization(input)) },
+        body: JSON.stringify({ anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest }),
+      };
+    },
+    response(body) {
+      const value = body.value as { type?: unknown; content?: unknown } | null;
+      if (value?.type !== 'message' || !Array.isArray(value.content)) throw new Error('not a Messages API message');
+      return body;
+    },
+    error: (status, body, input, headers) => errors.error(status, body, input, headers),
+  };
+}

@@ -1,5 +1,6 @@
 /**
- * Output guardrails on a stream (OpenAI-format SSE, which every adapter produces).
+ * Output guardrails on a stream (OpenAI-format SSE, which every adapter produces, or a Messages API
+ * stream, whose events name themselves: its text is the text_delta pieces).
  *
  *   held (a sync output hook denies): every chunk is read before anything is sent; the text is
  *     assembled from the chunk deltas and checked; then the held chunks are replayed (rewritten
@@ -57,12 +58,28 @@ export async function* replay(held: HeldStream, texts?: ReadonlyMap<number, stri
   }
   const written = new Set<number>();
   let out = '';
+  let messages = false;
   for (const event of held.events) {
     const json = event.json;
     if (!json) continue;
     const choices = json['choices'];
     if (!Array.isArray(choices)) {
-      out += `data: ${event.data}\n\n`;
+      const type = messageEventType(json);
+      if (type === undefined) {
+        out += `data: ${event.data}\n\n`;
+        continue;
+      }
+      // A Messages stream: events are named, the text is the text_delta pieces (one text, index 0).
+      messages = true;
+      const delta = json['delta'] as Obj | undefined;
+      const text = texts.get(0);
+      if (type === 'content_block_delta' && delta?.['type'] === 'text_delta' && text !== undefined) {
+        const piece = written.has(0) ? '' : text;
+        written.add(0);
+        out += `event: ${type}\ndata: ${JSON.stringify({ ...json, delta: { ...delta, text: piece } })}\n\n`;
+      } else {
+        out += `event: ${type}\ndata: ${event.data}\n\n`;
+      }
       continue;
     }
     const rewritten = choices.map((c: Obj) => {
@@ -79,7 +96,16 @@ export async function* replay(held: HeldStream, texts?: ReadonlyMap<number, stri
     });
     out += `data: ${JSON.stringify({ ...json, choices: rewritten })}\n\n`;
   }
-  yield Buffer.from(out + 'data: [DONE]\n\n', 'utf8');
+  // A Messages stream ends with its message_stop event; chat streams with [DONE].
+  yield Buffer.from(messages ? out : out + 'data: [DONE]\n\n', 'utf8');
+}
+
+const MESSAGE_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']);
+
+/** The event type of a Messages API stream event (its data names it), or undefined. */
+function messageEventType(json: Obj): string | undefined {
+  const type = json['type'];
+  return typeof type === 'string' && MESSAGE_EVENTS.has(type) ? type : undefined;
 }
 
 /**
@@ -143,6 +169,21 @@ function assemble(events: readonly { json: Obj | undefined }[]): Obj {
   let usage: unknown;
   for (const { json } of events) {
     if (!json) continue;
+    const type = messageEventType(json);
+    if (type !== undefined) {
+      // Messages events: the message head, text deltas, the stop reason and usage.
+      if (type === 'message_start') head ??= json['message'] as Obj | undefined;
+      const delta = json['delta'] as Obj | undefined;
+      if (type === 'content_block_delta' && delta?.['type'] === 'text_delta' && typeof delta['text'] === 'string') {
+        texts.set(0, (texts.get(0) ?? '') + delta['text']);
+      }
+      if (type === 'message_delta') {
+        texts.set(0, texts.get(0) ?? '');
+        if (delta?.['stop_reason'] != null) finish.set(0, delta['stop_reason']);
+        if (json['usage']) usage = json['usage'];
+      }
+      continue;
+    }
     head ??= json;
     if (json['usage']) usage = json['usage'];
     const choices = json['choices'];

@@ -1,7 +1,8 @@
 /**
- * The text checks see, and how a transformed text goes back. A request's text is its message
- * texts (string contents and `text` parts; or `prompt`; or `input`) joined with "\n"; an answer's
- * is its choices' `message.content` (or `text`) joined with "\n". Each piece is a slot with a path.
+ * The text checks see, and how a transformed text goes back. A request's text is its message texts
+ * (a Messages body's `system` first, string contents, `text` parts, a Messages tool_result's text;
+ * or `prompt`; or `input`) joined with "\n"; an answer's is its choices' `message.content` (or
+ * `text`), or a Message's text blocks, joined with "\n". Each piece is a slot with a path.
  *
  * Write-back is copy-on-write (the original body may be shared: the client's body, a cached
  * answer). A transformed text is split back line by line over the slots it was joined from; when
@@ -30,15 +31,14 @@ export function requestText(body: Obj): SlottedText {
   const slots: TextSlot[] = [];
   const messages = body['messages'];
   if (Array.isArray(messages)) {
+    // A Messages API body keeps its system prompt beside the messages: read first, as chat's system message is.
+    const system = body['system'];
+    if (typeof system === 'string') slots.push(slot(['system'], system));
+    else if (Array.isArray(system)) textParts(system, ['system'], slots);
     for (let i = 0; i < messages.length; i++) {
       const content = (messages[i] as Obj | null)?.['content'];
       if (typeof content === 'string') slots.push(slot(['messages', i, 'content'], content));
-      else if (Array.isArray(content)) {
-        for (let j = 0; j < content.length; j++) {
-          const part = content[j] as Obj | null;
-          if (part?.['type'] === 'text' && typeof part['text'] === 'string') slots.push(slot(['messages', i, 'content', j, 'text'], part['text']));
-        }
-      }
+      else if (Array.isArray(content)) textParts(content, ['messages', i, 'content'], slots);
     }
   } else {
     stringsAt(body, 'prompt', slots) || stringsAt(body, 'input', slots);
@@ -46,16 +46,42 @@ export function requestText(body: Obj): SlottedText {
   return slots.length === 0 ? EMPTY : join(slots);
 }
 
-/** Texts of a unified answer (chat or text completion). */
+/** Texts of a unified answer (chat or text completion), or of a Messages API Message (its text blocks). */
 export function answerText(value: unknown): SlottedText {
   const choices = (value as Obj | null)?.['choices'];
-  if (!Array.isArray(choices)) return EMPTY;
+  if (!Array.isArray(choices)) return messageText(value);
   const slots: TextSlot[] = [];
   for (let i = 0; i < choices.length; i++) {
     const choice = choices[i] as Obj | null;
     const content = (choice?.['message'] as Obj | undefined)?.['content'];
     if (typeof content === 'string') slots.push(slot(['choices', i, 'message', 'content'], content));
     else if (typeof choice?.['text'] === 'string') slots.push(slot(['choices', i, 'text'], choice['text']));
+  }
+  return slots.length === 0 ? EMPTY : join(slots);
+}
+
+/** Text parts (chat) or text blocks (Messages) of a content array; a Messages tool_result's text too. */
+function textParts(content: unknown[], path: (string | number)[], slots: TextSlot[]): void {
+  for (let j = 0; j < content.length; j++) {
+    const part = content[j] as Obj | null;
+    if (part?.['type'] === 'text' && typeof part['text'] === 'string') slots.push(slot([...path, j, 'text'], part['text']));
+    else if (part?.['type'] === 'tool_result') {
+      const inner = part['content'];
+      if (typeof inner === 'string') slots.push(slot([...path, j, 'content'], inner));
+      else if (Array.isArray(inner)) textParts(inner, [...path, j, 'content'], slots);
+    }
+  }
+}
+
+/** A Message (`type: "message"`, the Messages API's answer): its text blocks, in order. */
+function messageText(value: unknown): SlottedText {
+  const message = value as Obj | null;
+  const content = message?.['content'];
+  if (message?.['type'] !== 'message' || !Array.isArray(content)) return EMPTY;
+  const slots: TextSlot[] = [];
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i] as Obj | null;
+    if (block?.['type'] === 'text' && typeof block['text'] === 'string') slots.push(slot(['content', i, 'text'], block['text']));
   }
   return slots.length === 0 ? EMPTY : join(slots);
 }

@@ -21,11 +21,14 @@ export class Capture {
   /** Usage of the last successful JSON answer of a provider call. */
   usage: Usage | undefined;
   readonly tail: Uint8Array[] = [];
+  /** A stream's first chunk: a Messages stream tells its input tokens there (message_start), not at its end. */
+  head: Uint8Array | undefined;
   body: Uint8Array[] | undefined;
   bodyBytes = 0;
   bodyCut = false;
 
   keep(chunk: Uint8Array, maxBodyBytes: number): void {
+    this.head ??= chunk;
     const tail = this.tail;
     if (tail.length === TAIL_CHUNKS) tail.shift();
     tail.push(chunk);

@@ -11,7 +11,7 @@ import { SpanKey, type SpanInfo } from '../trace-ids/contract.js';
 import { CaptureKey } from './capture.js';
 import { hookRowsText } from './hook-rows.js';
 import { redact } from './redact.js';
-import { usageFromPayload, usageFromSseTail, type Usage } from './usage.js';
+import { usageFromJson, usageFromPayload, usageFromSseTail, type Usage } from './usage.js';
 
 const CACHE_STATUS_HEADER = 'x-gw-cache-status';
 const decoder = new TextDecoder();
@@ -64,7 +64,7 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
   const json = response.json;
   let usage: Usage | undefined;
   if (response.stream) {
-    if (ok) usage = (capture ? usageFromSseTail(capture.tail) : undefined) ?? meteredUsage(ctx);
+    if (ok) usage = (capture ? withHeadInput(usageFromSseTail(capture.tail), capture.head) : undefined) ?? meteredUsage(ctx);
   } else {
     // The provider's answer as it came back; else (a cache hit) the answer sent.
     usage = capture?.usage ?? (ok && json ? usageFromPayload(json) : undefined);
@@ -140,6 +140,14 @@ function errorCodeOf(ctx: RequestContext, response: GatewayResponse): string | n
   const envelope = response.json?.tryValue() as { error?: { code?: unknown } } | undefined;
   const c = envelope?.error?.code;
   return typeof c === 'string' ? c : null;
+}
+
+/** A stream's end that reports no input tokens takes them from its head (a Messages stream's message_start). */
+function withHeadInput(usage: Usage | undefined, head: Uint8Array | undefined): Usage | undefined {
+  if (!usage || usage.prompt_tokens !== null || !head) return usage;
+  const input = usageFromJson(head)?.prompt_tokens ?? null;
+  if (input === null) return usage;
+  return { prompt_tokens: input, completion_tokens: usage.completion_tokens, total_tokens: input + (usage.completion_tokens ?? 0) };
 }
 
 /** Usage another plugin's meter read from the stream; estimates are not recorded (unknown stays null). */

@@ -135,6 +135,7 @@ function isRecordedRoute(ctx: RequestContext): boolean {
 }
 
 function asksForUsage(ctx: RequestContext): boolean {
+  if (ctx.endpoint?.streamUsage) return true;
   const options = ctx.body['stream_options'];
   return options !== null && typeof options === 'object' && (options as Record<string, unknown>)['include_usage'] === true;
 }

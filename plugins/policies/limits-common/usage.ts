@@ -4,8 +4,9 @@
  *     found by scanning the body for the last `"usage"` key and parsing only its object (the
  *     answer itself is not parsed; OpenAI puts usage last; core/json-scan.ts).
  *   - Streams: read as they pass to the client (no delay, no copy kept): the usage chunk when the
- *     stream carries one (OpenAI sends it with `stream_options: {"include_usage": true}`), else an
- *     estimate of 4 characters per token over the request's message text and the streamed text.
+ *     stream carries one (OpenAI sends it with `stream_options: {"include_usage": true}`; a Messages
+ *     stream in message_start and message_delta), else an estimate of 4 characters per token over
+ *     the request's message text and the streamed text.
  *   - Cache hits (`x-gw-cache-status` HIT or SEMANTIC HIT) called no provider: no usage.
  * One stream meter per request, kept in `ctx.values` under `UsageMeterKey`, so every plugin
  * that meters the same answer shares it.
@@ -66,6 +67,8 @@ class StreamMeter implements StreamUsageMeter {
   #model: string | undefined;
   #chars = 0;
   #seen = false;
+  /** Input tokens a Messages stream's message_start reported. */
+  #inputTokens: number | undefined;
 
   constructor(private readonly ctx: RequestContext) {}
 
@@ -114,11 +117,28 @@ class StreamMeter implements StreamUsageMeter {
     }
     if (!chunk || typeof chunk !== 'object') return;
     if (this.#model === undefined && typeof chunk['model'] === 'string') this.#model = chunk['model'];
+    // A Messages stream tells its input tokens in message_start and often only output tokens later.
+    const start = chunk['type'] === 'message_start' ? (chunk['message'] as Record<string, unknown> | null) : undefined;
+    if (start && typeof start === 'object') {
+      if (this.#model === undefined && typeof start['model'] === 'string') this.#model = start['model'];
+      this.#inputTokens = messagesInput(start['usage']);
+    }
     const tokens = readUsage(chunk['usage']);
-    if (tokens) this.#tokens = tokens;
+    if (tokens) {
+      const usage = chunk['usage'] as Record<string, unknown>;
+      const promptGiven = num(usage['prompt_tokens']) !== undefined || num(usage['input_tokens']) !== undefined || num(usage['total_tokens']) !== undefined;
+      this.#tokens = promptGiven || this.#inputTokens === undefined ? tokens : [this.#inputTokens, tokens[1]];
+    }
     const choices = chunk['choices'];
     if (Array.isArray(choices)) for (const choice of choices) this.#chars += choiceChars(choice);
+    const delta = chunk['type'] === 'content_block_delta' ? (chunk['delta'] as Record<string, unknown> | null) : undefined;
+    if (delta && typeof delta === 'object') for (const key of ['text', 'thinking', 'partial_json']) if (typeof delta[key] === 'string') this.#chars += (delta[key] as string).length;
   }
+}
+
+/** A Messages usage's input tokens (as a JSON answer's `input_tokens` are read: cache reads and writes apart). */
+function messagesInput(u: unknown): number | undefined {
+  return u && typeof u === 'object' ? num((u as Record<string, unknown>)['input_tokens']) : undefined;
 }
 
 function choiceChars(choice: unknown): number {

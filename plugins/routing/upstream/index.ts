@@ -9,7 +9,7 @@
  */
 import {
   Errors, GatewayError, guardSseStream, HostRules, Type, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, StreamCutError, Services,
-  type AdapterInput, type Attempt, type EndpointAdapter, type Outcome, type Plugin, type PluginApi,
+  type AdapterInput, type Attempt, type EndpointAdapter, type EndpointBridge, type Outcome, type Plugin, type PluginApi,
   type ProviderAdapter, type Static, type Transport, type UpstreamRequest,
 } from '../../../core/index.js';
 import { copyResponseHeaders } from './answers.js';
@@ -64,11 +64,20 @@ export default class UpstreamPlugin implements Plugin<Options> {
 
 export async function callProvider(transport: Transport, adapter: ProviderAdapter, attempt: Attempt): Promise<Outcome> {
   const provider = adapter.id;
-  const endpointAdapter = adapter.endpoints[attempt.endpoint.id];
-  if (!endpointAdapter) return failure(Errors.unsupportedEndpoint(provider, attempt.endpoint.id), provider);
-  const input: AdapterInput = { attempt, target: attempt.target, endpoint: attempt.endpoint, body: attempt.body, stream: attempt.stream };
+  const endpoint = attempt.endpoint;
+  let endpointAdapter: EndpointAdapter | undefined = adapter.endpoints[endpoint.id];
+  if (endpointAdapter?.accepts && endpoint.bridge && !endpointAdapter.accepts(attempt.body)) endpointAdapter = undefined;
+  // A provider without this endpoint (for this body) may still serve it through the endpoint it bridges
+  // to; not a passthrough target, whose body goes untouched (no translation).
+  const bridge = endpointAdapter || attempt.target.passthrough === true ? undefined : endpoint.bridge;
+  if (bridge) endpointAdapter = adapter.endpoints[bridge.via.id];
+  if (!endpointAdapter) return failure(Errors.unsupportedEndpoint(provider, endpoint.id), provider);
+  let input: AdapterInput;
   let request: UpstreamRequest;
   try {
+    input = bridge
+      ? { attempt, target: attempt.target, endpoint: bridge.via, body: bridge.request(attempt), stream: attempt.stream }
+      : { attempt, target: attempt.target, endpoint, body: attempt.body, stream: attempt.stream };
     request = await endpointAdapter.request(input);
   } catch (e) {
     // An adapter refusing a request (bad image URL, failed token exchange) answers for its provider.
@@ -101,7 +110,7 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
       await reply.dump().catch(() => undefined);
       return failure(Errors.badGateway(`provider ${provider} answered a stream request with ${contentType || 'no content-type'}`, provider), provider);
     }
-    return streamAnswer(endpointAdapter, input, reply.body, reply.status, upstreamHeaders, provider);
+    return streamAnswer(endpointAdapter, input, reply.body, reply.status, upstreamHeaders, provider, bridge);
   }
   if (!contentType.includes('json')) {
     await reply.dump().catch(() => undefined);
@@ -112,6 +121,13 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
   if (endpointAdapter.response) {
     try {
       json = endpointAdapter.response(json, input);
+    } catch (e) {
+      return failure(Errors.badGateway(`provider ${provider} answered with a body it does not document: ${(e as Error).message}`, provider), provider);
+    }
+  }
+  if (bridge) {
+    try {
+      json = bridge.response(json, attempt);
     } catch (e) {
       return failure(Errors.badGateway(`provider ${provider} answered with a body it does not document: ${(e as Error).message}`, provider), provider);
     }
@@ -127,9 +143,10 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
 
 async function streamAnswer(
   adapter: EndpointAdapter, input: AdapterInput, body: AsyncIterable<Uint8Array>, status: number,
-  upstreamHeaders: Record<string, string>, provider: string,
+  upstreamHeaders: Record<string, string>, provider: string, bridge?: EndpointBridge,
 ): Promise<Outcome> {
-  const unified = adapter.stream ? adapter.stream(body, input) : body;
+  const own = adapter.stream ? adapter.stream(body, input) : body;
+  const unified = bridge ? bridge.stream(own, input.attempt) : own;
   let started: AsyncIterable<Uint8Array>;
   try {
     started = await prefetchFirst(unified);
@@ -141,7 +158,8 @@ async function streamAnswer(
     return failure(error, provider);
   }
   const ctx = input.attempt.ctx;
-  const stream = guardSseStream(started, (e) => {
+  const guard = input.attempt.endpoint.guardStream ?? guardSseStream;
+  const stream = guard(started, (e) => {
     // The head (a 200) is out: observers learn of the failure from the context.
     const error = streamFailure(e, provider);
     ctx.streamError = error;

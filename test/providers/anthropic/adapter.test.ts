@@ -10,9 +10,9 @@ function input(target: Record<string, unknown>, body: Record<string, unknown> = 
 }
 
 describe('anthropic adapter', () => {
-  it('serves chat completions only (other endpoints answer unsupported_endpoint)', () => {
+  it('serves chat completions and the Messages API itself (other endpoints answer unsupported_endpoint)', () => {
     expect(adapter.id).to.equal('anthropic');
-    expect(Object.keys(adapter.endpoints)).to.deep.equal(['chatComplete']);
+    expect(Object.keys(adapter.endpoints)).to.deep.equal(['chatComplete', 'messages', 'countTokens']);
   });
 
   it('posts to api.anthropic.com/v1/messages, or {custom_host}/messages', () => {

@@ -73,6 +73,31 @@ describe('policy.rate-limits: usage of answers', () => {
     expect(usageOf(c, response)).to.deep.equal({ promptTokens: 2, completionTokens: 2, model: 'asked-model', estimated: true });
   });
 
+  it('meters a Messages stream: input tokens from message_start, output from message_delta', async () => {
+    const events = [
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","model":"claude-x","usage":{"input_tokens":10,"cache_read_input_tokens":5,"output_tokens":1}}}\n\n',
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}\n\n',
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}\n\n',
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+    ];
+    const c = ctx();
+    const response: GatewayResponse = { status: 200, headers: {}, stream: streamOf(events) };
+    meterStream(c, response);
+    await drain(response.stream!);
+    expect(usageOf(c, response)).to.deep.equal({ promptTokens: 10, completionTokens: 7, model: 'claude-x', estimated: false });
+  });
+
+  it('estimates a Messages stream without usage from its deltas', async () => {
+    const c = ctx();
+    const response: GatewayResponse = {
+      status: 200, headers: {},
+      stream: streamOf(['event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"12345678"}}\n\n']),
+    };
+    meterStream(c, response);
+    await drain(response.stream!);
+    expect(usageOf(c, response)).to.deep.include({ completionTokens: 2, estimated: true });
+  });
+
   it('knows nothing of a stream that never started', () => {
     const c = ctx();
     const response: GatewayResponse = { status: 200, headers: {}, stream: streamOf([]) };
