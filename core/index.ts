@@ -30,6 +30,7 @@ export * from './keys.js';
 export * from './files.js';
 export * from './state.js';
 export * from './changes.js';
+export * from './record-catalogue.js';
 export { WorkLeases, workLeasesIn } from './leases.js';
 export * from './periodic-work.js';
 export * from './outcome.js';
