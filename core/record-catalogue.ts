@@ -5,7 +5,9 @@
  * their periodic reload when no relay carries changes. An unchanged row (same revision) keeps its
  * object, so caches keyed by the object (opened credentials, fetched secrets) survive a reload.
  */
+import { nowIso } from './admin.js';
 import type { Changes } from './changes.js';
+import { Errors, type GatewayError } from './errors.js';
 
 export interface CatalogueRecord {
   readonly id: string;
@@ -126,4 +128,64 @@ export class RecordCatalogue<T extends CatalogueRecord> {
     }
     this.#bySlug = index;
   }
+}
+
+/** The columns every catalogued row has. */
+export interface CatalogueRow {
+  slug: string;
+  revision: number;
+  last_updated_at: string;
+}
+
+/** What writes a kind of record: its store, how a row becomes a record, and its name in messages. */
+export interface RecordWriter<T extends CatalogueRecord, R extends CatalogueRow> {
+  catalogue: RecordCatalogue<T>;
+  insert(row: R): Promise<unknown>;
+  /** false when no row of that id and the previous revision exists (changed or deleted meanwhile). */
+  update(row: R): Promise<boolean>;
+  fromRow(row: R): T;
+  /** e.g. `integration`, `MCP server`. */
+  kind: string;
+}
+
+const isUniqueViolation = (e: unknown) => /unique/i.test((e as Error | undefined)?.message ?? '');
+
+function slugTakenError(kind: string, slug: string): GatewayError {
+  return Errors.invalidBody('slug', `"${slug}" is taken by another ${kind}`);
+}
+
+/** Stores a new record and holds it; a slug another instance took first (the store's unique constraint) is a 400 naming `slug`. */
+export async function insertRecord<T extends CatalogueRecord, R extends CatalogueRow>(writer: RecordWriter<T, R>, row: R): Promise<T> {
+  try {
+    await writer.insert(row);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw slugTakenError(writer.kind, row.slug);
+    throw e;
+  }
+  const record = writer.fromRow(row);
+  writer.catalogue.put(record);
+  return record;
+}
+
+/**
+ * Saves `row` over `current` as its next revision, optimistically: when another instance changed or
+ * deleted the record meanwhile, the catalogue reloads and the caller gets a 400 `conflict`.
+ */
+export async function saveRecord<T extends CatalogueRecord, R extends CatalogueRow>(writer: RecordWriter<T, R>, current: T, row: R): Promise<T> {
+  row.revision = current.revision + 1;
+  row.last_updated_at = nowIso();
+  let ok: boolean;
+  try {
+    ok = await writer.update(row);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw slugTakenError(writer.kind, row.slug);
+    throw e;
+  }
+  if (!ok) {
+    await writer.catalogue.reload();
+    throw Errors.invalidRequest(`${writer.kind} "${current.slug}" was changed or deleted meanwhile: read it again`, null, 'conflict');
+  }
+  const saved = writer.fromRow(row);
+  writer.catalogue.put(saved);
+  return saved;
 }

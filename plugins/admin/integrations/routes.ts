@@ -10,7 +10,7 @@
  * Credentials are sealed before they are written and never answered (masks instead).
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, type Principal, type RequestContext, type Router } from '../../../core/index.js';
+import { Errors, insertRecord, saveRecord, type Principal, type RecordWriter, type RequestContext, type Router } from '../../../core/index.js';
 import { authorizeWrite, canSee, organisationOf, requireOwnWorkspace, requireRead } from './access.js';
 import { json, nowIso, objectBody, pageOf, paginate, validated } from '../../../core/index.js';
 import { fromRow, toJson, type Integration, type IntegrationRow } from './record.js';
@@ -55,15 +55,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
         pricing_adjustments: body.pricing_adjustments ? JSON.stringify(body.pricing_adjustments) : null,
         secret_mappings: JSON.stringify(body.secret_mappings ?? []),
       };
-      try {
-        await repo.insert(row);
-      } catch (e) {
-        // Another instance took the slug first (the store's unique constraint).
-        if (catalogue.slugTaken(org, body.slug) || /unique/i.test((e as Error).message)) throw Errors.invalidBody('slug', `"${body.slug}" is taken by another integration`);
-        throw e;
-      }
-      const integration = fromRow(row);
-      catalogue.put(integration);
+      const integration = await insertRecord(writerOf(deps), row);
       return json(200, toJson(integration));
     },
   });
@@ -136,21 +128,10 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
     },
   });
 }
-async function save(deps: RouteDeps, current: Integration, row: IntegrationRow): Promise<Integration> {
-  row.revision = current.revision + 1;
-  row.last_updated_at = nowIso();
-  let ok: boolean;
-  try {
-    ok = await deps.repo.update(row);
-  } catch (e) {
-    if (/unique/i.test((e as Error).message)) throw Errors.invalidBody('slug', `"${row.slug}" is taken by another integration`);
-    throw e;
-  }
-  if (!ok) {
-    await deps.catalogue.reload();
-    throw Errors.invalidRequest(`integration "${current.slug}" was changed or deleted meanwhile: read it again`, null, 'conflict');
-  }
-  const saved = fromRow(row);
-  deps.catalogue.put(saved);
-  return saved;
+function save(deps: RouteDeps, current: Integration, row: IntegrationRow): Promise<Integration> {
+  return saveRecord(writerOf(deps), current, row);
+}
+
+function writerOf(deps: RouteDeps): RecordWriter<Integration, IntegrationRow> {
+  return { catalogue: deps.catalogue, insert: (row) => deps.repo.insert(row), update: (row) => deps.repo.update(row), fromRow, kind: 'integration' };
 }

@@ -8,7 +8,7 @@
  * The auth secret is sealed before it is written and never answered.
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, json, nowIso, objectBody, pageOf, paginate, validated, type Principal, type RequestContext, type RouteDef, type Router } from '../../../core/index.js';
+import { Errors, insertRecord, json, nowIso, saveRecord, type RecordWriter, objectBody, pageOf, paginate, validated, type Principal, type RequestContext, type RouteDef, type Router } from '../../../core/index.js';
 import { allowedIn, canSee, organisationOf, requireAction, requireOwned } from './access.js';
 import { sealAuth } from './auth.js';
 import { fromRow, toJson, type AgentServer, type AgentServerRow } from './record.js';
@@ -49,15 +49,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
         ...await placement(principal, body, deps),
         revision: 1, created_at: now, last_updated_at: now,
       };
-      try {
-        await repo.insert(row);
-      } catch (e) {
-        // Another instance took the slug first (the store's unique constraint).
-        if (/unique/i.test((e as Error).message)) throw Errors.invalidBody('slug', `"${body.slug}" is taken by another agent server`);
-        throw e;
-      }
-      const server = fromRow(row);
-      catalogue.put(server);
+      const server = await insertRecord(writerOf(deps), row);
       return json(200, toJson(server));
     },
   });
@@ -105,21 +97,11 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
 }
 
 async function save(deps: RouteDeps, current: AgentServer, row: AgentServerRow): Promise<AgentServer> {
-  row.revision = current.revision + 1;
-  row.last_updated_at = nowIso();
-  let ok: boolean;
-  try {
-    ok = await deps.repo.update(row);
-  } catch (e) {
-    if (/unique/i.test((e as Error).message)) throw Errors.invalidBody('slug', `"${row.slug}" is taken by another agent server`);
-    throw e;
-  }
-  if (!ok) {
-    await deps.catalogue.reload();
-    throw Errors.invalidRequest(`agent server "${current.slug}" was changed or deleted meanwhile: read it again`, null, 'conflict');
-  }
-  const saved = fromRow(row);
-  deps.catalogue.put(saved);
+  const saved = await saveRecord(writerOf(deps), current, row);
   deps.forget(current);
   return saved;
+}
+
+function writerOf(deps: RouteDeps): RecordWriter<AgentServer, AgentServerRow> {
+  return { catalogue: deps.catalogue, insert: (row) => deps.repo.insert(row), update: (row) => deps.repo.update(row), fromRow, kind: 'agent server' };
 }

@@ -8,7 +8,7 @@
  * Upstream secrets are sealed before they are written and never answered (masks instead).
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, json, nowIso, objectBody, pageOf, paginate, validated, type Principal, type RequestContext, type Router } from '../../../core/index.js';
+import { Errors, insertRecord, json, nowIso, saveRecord, type RecordWriter, objectBody, pageOf, paginate, validated, type Principal, type RequestContext, type Router } from '../../../core/index.js';
 import { allowedIn, authorizeCredentials, authorizeWrite, canSee, organisationOf, requireOwnWorkspace, requireRead } from './access.js';
 import { fromRow, toJson, type McpServer, type McpServerRow } from './record.js';
 import type { McpServerRepo } from './repo.js';
@@ -43,15 +43,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
       if (catalogue.slugTaken(org, body.slug)) throw Errors.invalidBody('slug', `"${body.slug}" is taken by another MCP server`);
       const id = randomUUID();
       const row = newRow(id, org, body, auth, ownership, deps.box, nowIso());
-      try {
-        await repo.insert(row);
-      } catch (e) {
-        // Another instance took the slug first (the store's unique constraint).
-        if (/unique/i.test((e as Error).message)) throw Errors.invalidBody('slug', `"${body.slug}" is taken by another MCP server`);
-        throw e;
-      }
-      const server = fromRow(row);
-      catalogue.put(server);
+      const server = await insertRecord(writerOf(deps), row);
       return json(200, toJson(server));
     },
   });
@@ -100,21 +92,10 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
   });
 }
 
-async function save(deps: RouteDeps, current: McpServer, row: McpServerRow): Promise<McpServer> {
-  row.revision = current.revision + 1;
-  row.last_updated_at = nowIso();
-  let ok: boolean;
-  try {
-    ok = await deps.repo.update(row);
-  } catch (e) {
-    if (/unique/i.test((e as Error).message)) throw Errors.invalidBody('slug', `"${row.slug}" is taken by another MCP server`);
-    throw e;
-  }
-  if (!ok) {
-    await deps.catalogue.reload();
-    throw Errors.invalidRequest(`MCP server "${current.slug}" was changed or deleted meanwhile: read it again`, null, 'conflict');
-  }
-  const saved = fromRow(row);
-  deps.catalogue.put(saved);
-  return saved;
+function save(deps: RouteDeps, current: McpServer, row: McpServerRow): Promise<McpServer> {
+  return saveRecord(writerOf(deps), current, row);
+}
+
+function writerOf(deps: RouteDeps): RecordWriter<McpServer, McpServerRow> {
+  return { catalogue: deps.catalogue, insert: (row) => deps.repo.insert(row), update: (row) => deps.repo.update(row), fromRow, kind: 'MCP server' };
 }

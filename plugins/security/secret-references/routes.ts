@@ -8,7 +8,7 @@
  * The manager's secret settings are sealed before they are written and never answered.
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, json, nowIso, objectBody, pageOf, paginate, validated, type Principal, type RequestContext, type Router } from '../../../core/index.js';
+import { Errors, insertRecord, json, nowIso, saveRecord, type RecordWriter, objectBody, pageOf, paginate, validated, type Principal, type RequestContext, type Router } from '../../../core/index.js';
 import { authorizeWrite, canSee, organisationOf, requireOwnWorkspace, requireRead } from './access.js';
 import type { SecretReferenceCatalogue } from './catalogue.js';
 import { MANAGER_IDS, type ManagerId } from './managers/index.js';
@@ -54,15 +54,7 @@ export function registerRoutes(routes: Router, deps: RouteDeps): void {
         ...sealedConfig(deps.box, id, manager, config), secret_path: body.secret_path, secret_key: body.secret_key ?? null,
         ...workspaces, revision: 1, created_at: now, last_updated_at: now,
       };
-      try {
-        await repo.insert(row);
-      } catch (e) {
-        // Another instance took the slug first (the store's unique constraint).
-        if (/unique/i.test((e as Error).message)) throw Errors.invalidBody('slug', `"${body.slug}" is taken by another secret reference`);
-        throw e;
-      }
-      const reference = fromRow(row);
-      catalogue.put(reference);
+      const reference = await insertRecord(writerOf(deps), row);
       return json(200, toJson(reference));
     },
   });
@@ -143,21 +135,10 @@ async function updatedRow(current: SecretReference, body: UpdateInput, principal
   return row;
 }
 
-async function save(deps: RouteDeps, current: SecretReference, row: SecretReferenceRow): Promise<SecretReference> {
-  row.revision = current.revision + 1;
-  row.last_updated_at = nowIso();
-  let ok: boolean;
-  try {
-    ok = await deps.repo.update(row);
-  } catch (e) {
-    if (/unique/i.test((e as Error).message)) throw Errors.invalidBody('slug', `"${row.slug}" is taken by another secret reference`);
-    throw e;
-  }
-  if (!ok) {
-    await deps.catalogue.reload();
-    throw Errors.invalidRequest(`secret reference "${current.slug}" was changed or deleted meanwhile: read it again`, null, 'conflict');
-  }
-  const saved = fromRow(row);
-  deps.catalogue.put(saved);
-  return saved;
+function save(deps: RouteDeps, current: SecretReference, row: SecretReferenceRow): Promise<SecretReference> {
+  return saveRecord(writerOf(deps), current, row);
+}
+
+function writerOf(deps: RouteDeps): RecordWriter<SecretReference, SecretReferenceRow> {
+  return { catalogue: deps.catalogue, insert: (row) => deps.repo.insert(row), update: (row) => deps.repo.update(row), fromRow, kind: 'secret reference' };
 }
