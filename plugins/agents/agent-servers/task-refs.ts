@@ -47,11 +47,10 @@ function add(into: string[], value: unknown): void {
 
 export function requestNames(method: string, params: unknown): Named {
   const named: Named = { tasks: [], contexts: [] };
-  if (!isObject(params)) return named;
   if (TASK_METHODS.has(method)) {
-    // A task call always names a task: an absent id is a task the caller does not own.
-    named.tasks.push(idOf(params['id']) ?? '');
-  } else if (MESSAGE_METHODS.has(method) && isObject(params['message'])) {
+    // A task call always names a task: an absent id (or params) is a task the caller does not own.
+    named.tasks.push((isObject(params) ? idOf(params['id']) : undefined) ?? '');
+  } else if (MESSAGE_METHODS.has(method) && isObject(params) && isObject(params['message'])) {
     const message = params['message'];
     add(named.tasks, message['taskId']);
     add(named.tasks, message['task_id']);

@@ -12,6 +12,7 @@ describe('agents.agent-servers: the tasks a call or an answer names', () => {
     for (const method of ['tasks/get', 'tasks/cancel', 'tasks/resubscribe', 'GetTask', 'CancelTask', 'SubscribeToTask']) {
       expect(requestNames(method, { id: 't1' })).to.deep.equal({ tasks: ['t1'], contexts: [] });
       expect(requestNames(method, {}).tasks).to.deep.equal(['']);
+      expect(requestNames(method, undefined).tasks).to.deep.equal(['']);
     }
     expect(requestNames('GetTask', { id: 42 }).tasks, 'the SDK turns any set value into a string').to.deep.equal(['42']);
   });
