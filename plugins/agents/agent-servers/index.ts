@@ -40,6 +40,19 @@ const Options = Type.Object({
 
 type Options = Static<typeof Options>;
 
+/** A store that is down fails every call: one warning per interval is enough. */
+const STORE_WARNING_INTERVAL_MS = 10_000;
+
+function atMostEvery(ms: number, warn: (error: unknown) => void): (error: unknown) => void {
+  let last = -Infinity;
+  return (error) => {
+    const now = performance.now();
+    if (now - last < ms) return;
+    last = now;
+    warn(error);
+  };
+}
+
 export default class AgentServersPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'agents.agent-servers',
@@ -65,8 +78,8 @@ export default class AgentServersPlugin implements Plugin<Options> {
     const owners = new TaskOwners({
       store: () => services.get(Services.State),
       ttlMs: options.taskOwnerTtlMs,
-      onCheckError: (e) => api.logger.warn({ err: e }, 'state store failed: A2A task owners cannot be checked (calls naming a task answer 503)'),
-      onRecordError: (e) => api.logger.warn({ err: e }, 'state store failed: the owner of an A2A task was not recorded (it is refused to everyone)'),
+      onCheckError: atMostEvery(STORE_WARNING_INTERVAL_MS, (e) => api.logger.warn({ err: e }, 'state store failed: A2A task owners cannot be checked (calls naming a task answer 503)')),
+      onRecordError: atMostEvery(STORE_WARNING_INTERVAL_MS, (e) => api.logger.warn({ err: e }, 'state store failed: the owner of an A2A task was not recorded (it is refused to everyone)')),
     });
 
     registerRoutes(api.registries.routes, { repo, catalogue, box, directory: new DirectoryLookup(services), forget: (s) => cards.forget(s) });
