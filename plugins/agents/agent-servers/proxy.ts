@@ -70,9 +70,9 @@ export function registerProxyRoute(routes: Router, deps: ProxyDeps): void {
       if (early) return early;
       if (!kind) return rpcError(call.id, METHOD_NOT_FOUND, `method "${call.method}" is not available through the gateway`);
       const caller = callerOf(principal);
-      const refused = await deps.owners.refusal(server.id, requestNames(call.method, call.params), caller);
+      const { refused, mine } = await deps.owners.check(server.id, requestNames(call.method, call.params), caller);
       if (refused) return refusalAnswer(call.id, call.method, refused);
-      const owned: Owned = { owners: deps.owners, serverId: server.id, caller };
+      const owned: Owned = { owners: deps.owners, serverId: server.id, caller, mine };
 
       const target = pickInterface(jsonRpcInterfaces(await deps.cards.get(server, version), deps.cards.cardUrl(server)), version);
       if (!target) throw Errors.badGateway(`agent server "${server.slug}" offers no JSON-RPC interface`, server.slug);
@@ -143,11 +143,13 @@ interface Owned {
   owners: TaskOwners;
   serverId: string;
   caller: string;
+  /** What the call's check found to be the caller's already. */
+  mine: ReadonlySet<string>;
 }
 
 function recordNamed(owned: Owned, named: Named): Promise<void> {
   if (named.tasks.length === 0 && named.contexts.length === 0) return Promise.resolve();
-  return owned.owners.record(owned.serverId, named, owned.caller);
+  return owned.owners.record(owned.serverId, named, owned.caller, owned.mine);
 }
 
 const encoder = new TextEncoder();

@@ -24,6 +24,12 @@ const keyOf = (serverId: string, kind: 't' | 'c', id: string) => `a2a-owner:${se
 
 export type Refusal = { kind: 'task' | 'context' | 'too-many'; id: string };
 
+export interface Check {
+  refused?: Refusal;
+  /** The store keys found to be the caller's: recording them again only refreshes their time to live. */
+  mine: ReadonlySet<string>;
+}
+
 export interface TaskOwnersDeps {
   store(): StateStore;
   ttlMs: number;
@@ -37,22 +43,32 @@ export class TaskOwners {
   constructor(private readonly deps: TaskOwnersDeps) {}
 
   /**
-   * The first thing `named` that `caller` may not use, or undefined when it may use them all: a task
-   * must be recorded as the caller's; a context only must not be another caller's. A store that
-   * fails is a 503 (the call is not passed on).
+   * Whether `caller` may use everything `named`, else the first thing it may not: a task must be
+   * recorded as the caller's; a context only must not be another caller's. A store that fails is a
+   * 503 (the call is not passed on).
    */
-  async refusal(serverId: string, named: Named, caller: string): Promise<Refusal | undefined> {
-    if (named.tasks.length + named.contexts.length > MAX_NAMED) return { kind: 'too-many', id: '' };
+  async check(serverId: string, named: Named, caller: string): Promise<Check> {
+    const mine = new Set<string>();
+    if (named.tasks.length + named.contexts.length > MAX_NAMED) return { refused: { kind: 'too-many', id: '' }, mine };
     const owner = digest(caller);
     const store = this.deps.store();
+    const ownerOf = async (kind: 't' | 'c', id: string) => {
+      if (id.length > MAX_ID_LENGTH) return undefined;
+      const key = keyOf(serverId, kind, id);
+      const found = await store.get(key);
+      if (found === owner) mine.add(key);
+      return found;
+    };
     try {
-      const tasks = await Promise.all(named.tasks.map((id) => (id.length > MAX_ID_LENGTH ? undefined : store.get(keyOf(serverId, 't', id)))));
+      const [tasks, contexts] = await Promise.all([
+        Promise.all(named.tasks.map((id) => ownerOf('t', id))),
+        Promise.all(named.contexts.map((id) => ownerOf('c', id))),
+      ]);
       const t = tasks.findIndex((o) => o !== owner);
-      if (t >= 0) return { kind: 'task', id: named.tasks[t]! };
-      const contexts = await Promise.all(named.contexts.map((id) => (id.length > MAX_ID_LENGTH ? undefined : store.get(keyOf(serverId, 'c', id)))));
+      if (t >= 0) return { refused: { kind: 'task', id: named.tasks[t]! }, mine };
       const c = contexts.findIndex((o) => o !== undefined && o !== owner);
-      if (c >= 0) return { kind: 'context', id: named.contexts[c]! };
-      return undefined;
+      if (c >= 0) return { refused: { kind: 'context', id: named.contexts[c]! }, mine };
+      return { mine };
     } catch (e) {
       this.deps.onCheckError(e);
       // The store's own message may name its address: it goes to the log, not to the caller.
@@ -63,8 +79,11 @@ export class TaskOwners {
     }
   }
 
-  /** Records `caller` as the owner of what an answer named (refreshing its time to live). Never throws. */
-  async record(serverId: string, named: Named, caller: string): Promise<void> {
+  /**
+   * Records `caller` as the owner of what an answer named, or refreshes the time to live of what
+   * `mine` (the call's check) already found to be the caller's. Never throws.
+   */
+  async record(serverId: string, named: Named, caller: string, mine: ReadonlySet<string> = new Set()): Promise<void> {
     const owner = digest(caller);
     const keys = [
       ...named.tasks.filter((id) => id.length <= MAX_ID_LENGTH).map((id) => keyOf(serverId, 't', id)),
@@ -73,7 +92,7 @@ export class TaskOwners {
     if (keys.length === 0) return;
     try {
       const store = this.deps.store();
-      await Promise.all(keys.map((key) => this.#claim(store, key, owner)));
+      await Promise.all(keys.map((key) => (mine.has(key) ? store.set(key, owner, this.deps.ttlMs) : this.#claim(store, key, owner))));
     } catch (e) {
       this.deps.onRecordError(e);
     }

@@ -141,6 +141,14 @@ describe('agents.agent-servers: A2A tasks belong to their caller', () => {
       expect(nowAlice.json.error.code, 'the context is now Bob\'s').to.equal(-32602);
     });
 
+    it('a message naming more than 64 tasks and contexts is refused (-32602) without calling the agent', async () => {
+      const refs = Array.from({ length: 65 }, (_, i) => `t-${i}`);
+      const res = await rpc(gw, id, ALICE, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', referenceTaskIds: refs, parts: [{ text: 'hi' }] } }, { 'a2a-version': '1.0' });
+      expect(res.json.error.code).to.equal(-32602);
+      expect(res.json.error.message).to.include('at most 64');
+      expect(agent.calls).to.deep.equal([]);
+    });
+
     it('the same caller: one person across keys; not the organisation owner, not the same person in another workspace', async () => {
       const person = (keyId: string, workspaceId = 'ws-a'): Partial<Principal> =>
         ({ keyId, type: 'workspace-user', userId: 'u-carol', workspaceId, scopes: ['agents.invoke'] });
