@@ -6,7 +6,8 @@
  *   /v1/agents/:id                    A2A JSON-RPC proxied to the agent (endpoint `a2a`)         (proxy.ts)
  *
  * Servers live in the record store and in memory (catalogue.ts), followed across instances on the
- * invalidation bus; their credentials are sealed with the SecretBox and never answered. Every call
+ * invalidation bus; their credentials are sealed with the SecretBox and never answered. A2A tasks
+ * belong to the caller they were answered to (task-owners.ts, in Services.State). Every call
  * to an agent (cards, JSON-RPC) goes through the shared transport, so the outbound host rules apply.
  */
 import { MAX_TIMER_MS, Services, Type, changesIn, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
@@ -18,6 +19,7 @@ import { AgentServerCatalogue } from './catalogue.js';
 import { registerProxyRoute } from './proxy.js';
 import { AgentServerRepo } from './repo.js';
 import { registerRoutes } from './routes.js';
+import { TaskOwners } from './task-owners.js';
 
 const Options = Type.Object({
   /** How often the in-memory servers are re-read (other instances' changes without a relay); 0: never. */
@@ -32,15 +34,30 @@ const Options = Type.Object({
   maxCardBytes: Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024, default: 1024 * 1024 }),
   /** The largest non-streamed JSON-RPC answer relayed (streams are relayed as they come, unbounded). */
   maxResponseBytes: Type.Integer({ minimum: 1024, maximum: 256 * 1024 * 1024, default: 16 * 1024 * 1024 }),
+  /** How long the owner of an A2A task (and context) is kept after the last answer naming it; after that nobody may use it. */
+  taskOwnerTtlMs: Type.Integer({ minimum: 100, maximum: MAX_TIMER_MS, default: 24 * 60 * 60 * 1000 }),
 }, { additionalProperties: false });
 
 type Options = Static<typeof Options>;
+
+/** A store that is down fails every call: one warning per interval is enough. */
+const STORE_WARNING_INTERVAL_MS = 10_000;
+
+function atMostEvery(ms: number, warn: (error: unknown) => void): (error: unknown) => void {
+  let last = -Infinity;
+  return (error) => {
+    const now = performance.now();
+    if (now - last < ms) return;
+    last = now;
+    warn(error);
+  };
+}
 
 export default class AgentServersPlugin implements Plugin<Options> {
   static readonly manifest = {
     id: 'agents.agent-servers',
     description: 'A2A agent servers: /v1/agent-servers, their rewritten agent cards, and /v1/agents/:id proxying A2A JSON-RPC',
-    requires: [Services.Records, Services.SecretBox], dependsOn: ['security.secret-box'],
+    requires: [Services.Records, Services.SecretBox, Services.State], dependsOn: ['security.secret-box'],
     options: Options,
   };
 
@@ -58,11 +75,19 @@ export default class AgentServersPlugin implements Plugin<Options> {
     const auth = new UpstreamAuth(box);
     const cards = new AgentCards(transport, auth, { ttlMs: options.cardTtlMs, timeoutMs: options.requestTimeoutMs, maxBytes: options.maxCardBytes });
 
+    const owners = new TaskOwners({
+      store: () => services.get(Services.State),
+      ttlMs: options.taskOwnerTtlMs,
+      onCheckError: atMostEvery(STORE_WARNING_INTERVAL_MS, (e) => api.logger.warn({ err: e }, 'state store failed: A2A task owners cannot be checked (calls naming a task answer 503)')),
+      onRecordError: atMostEvery(STORE_WARNING_INTERVAL_MS, (e) => api.logger.warn({ err: e }, 'state store failed: the owner of an A2A task was not recorded (it is refused to everyone)')),
+    });
+
     registerRoutes(api.registries.routes, { repo, catalogue, box, directory: new DirectoryLookup(services), forget: (s) => cards.forget(s) });
     registerCardRoute(api.registries.routes, { catalogue, cards, publicBaseUrl: options.publicBaseUrl });
     registerProxyRoute(api.registries.routes, {
       catalogue, cards, auth, transport,
       kernel: () => services.get(Services.Kernel),
+      owners,
       timeoutMs: options.requestTimeoutMs,
       maxResponseBytes: options.maxResponseBytes,
     });

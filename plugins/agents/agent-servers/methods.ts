@@ -26,4 +26,7 @@ export function methodKind(method: string): MethodKind | undefined {
 export const PROXIED_METHODS: readonly string[] = [...METHODS.keys()];
 
 export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
+/** The A2A spec's TaskNotFoundError. */
+export const TASK_NOT_FOUND = -32001;

@@ -5,6 +5,10 @@
  * never the caller's gateway credentials. Streams are relayed chunk by chunk as they arrive.
  * The route is the endpoint `a2a`: request logs, metrics and limits (`endpoint_type`) see it,
  * with the agent's slug as provider and the JSON-RPC method as model.
+ *
+ * Tasks belong to their caller (task-owners.ts): a call naming a task that is not the caller's own
+ * (another caller's, or one the gateway never relayed) answers TaskNotFoundError without reaching
+ * the agent, as if the task did not exist; every answer relayed records the tasks it names.
  */
 import {
   CallSubjectKey, Errors, json, requireScope, SSE_HEADERS,
@@ -18,6 +22,11 @@ import type { AgentServerCatalogue } from './catalogue.js';
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, methodKind } from './methods.js';
 import type { AgentServer } from './record.js';
 import { visibleServer } from './routes.js';
+import { SseEvents } from './sse-events.js';
+import { callerOf } from './task-caller.js';
+import type { TaskOwners } from './task-owners.js';
+import { refusalAnswer, type JsonRpcId } from './task-refusal.js';
+import { answerNames, requestNames, type Named } from './task-refs.js';
 import { callAgent, mediaType, readLimited } from './upstream.js';
 import { extensionHeaders, requestedVersion } from './versions.js';
 
@@ -30,11 +39,10 @@ export interface ProxyDeps {
   transport: Transport;
   /** Runs the limits (preRoute) the way inference requests pass them. */
   kernel: () => Kernel;
+  owners: TaskOwners;
   timeoutMs: number;
   maxResponseBytes: number;
 }
-
-type JsonRpcId = string | number | null;
 
 interface JsonRpcRequest {
   jsonrpc: '2.0';
@@ -61,6 +69,10 @@ export function registerProxyRoute(routes: Router, deps: ProxyDeps): void {
       const early = await deps.kernel().preRoute(ctx);
       if (early) return early;
       if (!kind) return rpcError(call.id, METHOD_NOT_FOUND, `method "${call.method}" is not available through the gateway`);
+      const caller = callerOf(principal);
+      const { refused, mine } = await deps.owners.check(server.id, requestNames(call.method, call.params), caller);
+      if (refused) return refusalAnswer(call.id, call.method, refused);
+      const owned: Owned = { owners: deps.owners, serverId: server.id, caller, mine };
 
       const target = pickInterface(jsonRpcInterfaces(await deps.cards.get(server, version), deps.cards.cardUrl(server)), version);
       if (!target) throw Errors.badGateway(`agent server "${server.slug}" offers no JSON-RPC interface`, server.slug);
@@ -76,16 +88,18 @@ export function registerProxyRoute(routes: Router, deps: ProxyDeps): void {
 
       if (reply.status >= 200 && reply.status < 300 && mediaType(reply.headers) === 'text/event-stream') {
         settle();
-        return { status: 200, headers: { ...SSE_HEADERS }, stream: relay(reply.body, call.id, server, ctx) };
+        return { status: 200, headers: { ...SSE_HEADERS }, stream: relay(reply.body, call.id, server, ctx, owned) };
       }
       try {
         const bytes = await readLimited(reply, deps.maxResponseBytes, server.slug);
-        if (!isJsonRpcResponse(bytes)) {
+        const answer = jsonRpcResponse(bytes);
+        if (!answer) {
           throw Errors.badGateway(
             `agent server "${server.slug}" answered HTTP ${reply.status} (${mediaType(reply.headers) || 'no content-type'}) instead of a JSON-RPC response`,
             server.slug,
           );
         }
+        await recordNamed(owned, answerNames(answer['result']));
         return { status: reply.status, headers: { 'content-type': 'application/json' }, raw: bytes };
       } finally {
         settle();
@@ -112,27 +126,65 @@ function rpcError(id: JsonRpcId, code: number, message: string): GatewayResponse
   return json(200, { jsonrpc: '2.0', id, error: { code, message } });
 }
 
-function isJsonRpcResponse(bytes: Buffer): boolean {
+/** The body as a JSON-RPC response object, or undefined when it is not one. */
+function jsonRpcResponse(bytes: Buffer): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
   } catch {
-    return false;
+    return undefined;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const v = value as Record<string, unknown>;
-  return v['jsonrpc'] === '2.0' && ('result' in v || 'error' in v);
+  return v['jsonrpc'] === '2.0' && ('result' in v || 'error' in v) ? v : undefined;
+}
+
+interface Owned {
+  owners: TaskOwners;
+  serverId: string;
+  caller: string;
+  /** What the call's check found to be the caller's already. */
+  mine: ReadonlySet<string>;
+}
+
+function recordNamed(owned: Owned, named: Named): Promise<void> {
+  if (named.tasks.length === 0 && named.contexts.length === 0) return Promise.resolve();
+  return owned.owners.record(owned.serverId, named, owned.caller, owned.mine);
 }
 
 const encoder = new TextEncoder();
 
-/**
- * The agent's event stream as it comes. When the agent breaks it off, the client gets one JSON-RPC
- * error event (after a blank line that ends any half-sent event) and the request is logged as failed.
- */
-async function* relay(body: AsyncIterable<Uint8Array>, id: JsonRpcId, server: AgentServer, ctx: RequestContext): AsyncGenerator<Uint8Array> {
+/** The `result` of one event's JSON-RPC response; undefined for anything else. */
+function resultOf(data: string): unknown {
   try {
-    yield* body;
+    const value = JSON.parse(data) as unknown;
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['result'] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The agent's event stream as it comes. The tasks an event names are recorded before the chunk that
+ * completes it is passed on, so a client that reads a task id can use it at once. When the agent
+ * breaks the stream off, the client gets one JSON-RPC error event (after a blank line that ends any
+ * half-sent event) and the request is logged as failed.
+ */
+async function* relay(
+  body: AsyncIterable<Uint8Array>, id: JsonRpcId, server: AgentServer, ctx: RequestContext, owned: Owned,
+): AsyncGenerator<Uint8Array> {
+  const events = new SseEvents();
+  const seen = new Set<string>();
+  try {
+    for await (const chunk of body) {
+      const named: Named = { tasks: [], contexts: [] };
+      for (const data of events.push(chunk)) answerNames(resultOf(data), named);
+      // Each id once per stream: its owner does not change while the stream runs.
+      named.tasks = named.tasks.filter((t) => !seen.has(`t:${t}`) && seen.add(`t:${t}`));
+      named.contexts = named.contexts.filter((c) => !seen.has(`c:${c}`) && seen.add(`c:${c}`));
+      await recordNamed(owned, named);
+      yield chunk;
+    }
   } catch (e) {
     if (ctx.request.signal.aborted) return;
     const error = Errors.badGateway(`agent server "${server.slug}" broke off its stream: ${(e as Error).message}`, server.slug);

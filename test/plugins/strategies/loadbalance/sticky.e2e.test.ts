@@ -202,7 +202,7 @@ describe('strategy.loadbalance: sticky (end to end)', () => {
 describe('strategy.loadbalance: sticky without a state plugin', () => {
   it('a sticky node is refused naming the missing plugin; a plain one still routes', async () => {
     const mocks = await startMocks(1);
-    const gw = await startGateway({ composition: { preset: 'default', disable: ['state.memory', 'policy.circuit-breaker', 'policy.rate-limits', 'policy.usage-limits', 'store.redis'] } });
+    const gw = await startGateway({ composition: { preset: 'default', disable: ['state.memory', 'policy.circuit-breaker', 'policy.rate-limits', 'policy.usage-limits', 'store.redis', 'agents.agent-servers'] } });
     try {
       const targets = [leaf(mocks[0]!), leaf(mocks[0]!)];
       const refused = await send(gw, { strategy: { mode: 'loadbalance', sticky: { enabled: true, hash_fields: ['metadata.user'] } }, targets });
