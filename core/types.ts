@@ -116,7 +116,7 @@ export interface EndpointBridge {
   /** The endpoint whose provider adapters carry this one (e.g. chat). */
   readonly via: EndpointDef;
   /** The attempt's body in the other endpoint's format; may throw a GatewayError (400) for what cannot be said there. */
-  request(attempt: Attempt): Record<string, unknown>;
+  request(attempt: Attempt, provider: ProviderAdapter): Record<string, unknown>;
   /** A successful JSON answer of the other endpoint (its unified format) in this endpoint's format. */
   response(answer: JsonPayload, attempt: Attempt): JsonPayload;
   /** The other endpoint's stream (its unified SSE) in this endpoint's format, event by event. */
@@ -275,4 +275,9 @@ export interface ProviderAdapter {
   readonly endpoints: Readonly<Record<string, EndpointAdapter>>;
   /** Extra target rules (e.g. required credentials), checked when the config is validated. */
   validateTarget?(target: ConfigNode, path: string): Issue[];
+  /**
+   * Its chat API refuses fields it does not document (`top_k`, `thinking`) and wants
+   * `max_completion_tokens`: bodies translated from other formats leave those out.
+   */
+  readonly strictChat?: boolean;
 }

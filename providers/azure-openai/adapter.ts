@@ -81,5 +81,6 @@ export function createAzureAdapter(providers: Registry<ProviderAdapter>): Provid
       rerank: rerank(providers),
     },
     validateTarget: validateAzureTarget,
+    strictChat: true,
   };
 }

@@ -47,6 +47,8 @@ function endpoint(path: string, defaultBase: string): EndpointAdapter {
 export interface OpenAIAdapterOptions {
   /** Whether a target needs `api_key` (unless it sets `custom_host`). Default true. */
   requiresKey?: boolean;
+  /** Whether the host refuses chat fields OpenAI does not document (ProviderAdapter.strictChat). Default false. */
+  strictChat?: boolean;
 }
 
 /** `defaultBase` null: the host has no public URL, so every target must set `custom_host`. */
@@ -60,6 +62,7 @@ export function createOpenAIAdapter(
   return {
     id,
     endpoints,
+    strictChat: options.strictChat === true,
     validateTarget(target: ConfigNode, path: string): Issue[] {
       const prefix = path ? `${path}.` : '';
       if (target.custom_host !== undefined) return [];

@@ -8,7 +8,7 @@ export default class OpenAIProviderPlugin implements Plugin {
   static readonly manifest = { id: 'provider.openai', description: 'OpenAI and OpenAI-compatible hosts', config: OPENAI_CONFIG };
 
   apply(api: PluginApi): void {
-    const adapter = createOpenAIAdapter();
+    const adapter = createOpenAIAdapter(undefined, undefined, { strictChat: true });
     api.registries.providers.register(adapter.id, adapter, api.id);
     for (const preset of OPENAI_COMPATIBLE_PRESETS) {
       const compatible = createOpenAIAdapter(preset.id, preset.baseUrl ?? null, { requiresKey: preset.auth === 'bearer' });

@@ -45,11 +45,11 @@ export const MESSAGES_ENDPOINT: EndpointDef = {
   guardStream: guardMessagesStream,
   bridge: {
     via: CHAT,
-    request: (attempt) => {
+    request: (attempt, provider) => {
       // Checked again: a target's params (override_params ...) may have changed the client's body.
       const issue = attempt.body === attempt.ctx.request.body ? undefined : messagesIssue(attempt.body);
       if (issue) throw Errors.invalidBody(issue.path, issue.rule);
-      return toChatBody(attempt.body, typeof attempt.target.provider === 'string' ? attempt.target.provider : undefined);
+      return toChatBody(attempt.body, provider.strictChat === true);
     },
     response: (answer, attempt) => JsonPayload.of(toMessage(answer.value as ChatAnswer, modelOf(attempt.body))),
     stream: (source, attempt) => chatStreamToMessages(source, modelOf(attempt.body)),

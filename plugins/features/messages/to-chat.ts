@@ -23,10 +23,8 @@ import { toDataUrl } from '../../../providers/anthropic/contract.js';
 type Obj = Record<string, unknown>;
 type Block = Obj & { type: string };
 
-/** Providers whose chat API refuses fields it does not know (top_k, thinking). */
-const STRICT_OPENAI = new Set(['openai', 'azure-openai']);
-
-export function toChatBody(body: Obj, provider: string | undefined): Obj {
+/** `strict`: the provider's chat API refuses fields it does not document (ProviderAdapter.strictChat). */
+export function toChatBody(body: Obj, strict: boolean): Obj {
   const messages: Obj[] = [];
   const system = systemText(body['system']);
   if (system !== undefined) messages.push({ role: 'system', content: system });
@@ -37,7 +35,6 @@ export function toChatBody(body: Obj, provider: string | undefined): Obj {
     else messages.push(...userMessages(turn.content, i));
   }
 
-  const strict = provider !== undefined && STRICT_OPENAI.has(provider);
   // OpenAI's reasoning models refuse max_tokens; OpenAI-compatible hosts often know only max_tokens.
   const chat: Obj = { model: body['model'], messages, [strict ? 'max_completion_tokens' : 'max_tokens']: body['max_tokens'] };
   const stops = body['stop_sequences'];

@@ -76,7 +76,7 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
   let request: UpstreamRequest;
   try {
     input = bridge
-      ? { attempt, target: attempt.target, endpoint: bridge.via, body: bridge.request(attempt), stream: attempt.stream }
+      ? { attempt, target: attempt.target, endpoint: bridge.via, body: bridge.request(attempt, adapter), stream: attempt.stream }
       : { attempt, target: attempt.target, endpoint, body: attempt.body, stream: attempt.stream };
     request = await endpointAdapter.request(input);
   } catch (e) {

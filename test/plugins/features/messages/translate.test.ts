@@ -49,7 +49,7 @@ describe('feature.messages translation', () => {
             { type: 'thinking', thinking: 'hmm', signature: 'sig' }, { type: 'redacted_thinking', data: 'xx' }, { type: 'text', text: 'done' },
           ] },
         ],
-      }, 'vertex-ai');
+      }, false);
       expect(body['messages']).to.deep.equal([
         { role: 'user', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' } }, { type: 'text', text: 'plain doc' }] },
         { role: 'assistant', content: 'done', content_blocks: [{ type: 'thinking', thinking: 'hmm', signature: 'sig' }, { type: 'redacted_thinking', data: 'xx' }] },
@@ -57,22 +57,20 @@ describe('feature.messages translation', () => {
       expect(body['thinking']).to.deep.equal({ type: 'enabled', budget_tokens: 1024 });
     });
 
-    it('speaks OpenAI\'s own APIs as they want (max_completion_tokens; no top_k, no thinking), other hosts with max_tokens', () => {
+    it('speaks strict chat APIs as they want (max_completion_tokens; no top_k, no thinking), other hosts with max_tokens', () => {
       const base = { model: 'm', max_tokens: 10, top_k: 3, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'x' }] };
-      for (const provider of ['openai', 'azure-openai']) {
-        expect(toChatBody(base, provider)).to.not.have.any.keys('top_k', 'thinking', 'max_tokens');
-        expect(toChatBody(base, provider)['max_completion_tokens']).to.equal(10);
-      }
-      expect(toChatBody(base, 'groq')).to.include.keys('top_k', 'thinking');
-      expect(toChatBody(base, 'groq')['max_tokens']).to.equal(10);
+      expect(toChatBody(base, true)).to.not.have.any.keys('top_k', 'thinking', 'max_tokens');
+      expect(toChatBody(base, true)['max_completion_tokens']).to.equal(10);
+      expect(toChatBody(base, false)).to.include.keys('top_k', 'thinking');
+      expect(toChatBody(base, false)['max_tokens']).to.equal(10);
     });
 
     it('maps tool_choice none and auto, and keeps parallel calls unless disabled', () => {
       const tools = [{ name: 't', input_schema: { type: 'object' } }];
-      const none = toChatBody({ model: 'm', max_tokens: 1, tools, tool_choice: { type: 'none', disable_parallel_tool_use: true }, messages: [{ role: 'user', content: 'x' }] }, 'openai');
+      const none = toChatBody({ model: 'm', max_tokens: 1, tools, tool_choice: { type: 'none', disable_parallel_tool_use: true }, messages: [{ role: 'user', content: 'x' }] }, true);
       expect(none).to.include({ tool_choice: 'none' });
       expect(none).to.not.have.key('parallel_tool_calls');
-      const auto = toChatBody({ model: 'm', max_tokens: 1, tools, tool_choice: { type: 'auto' }, messages: [{ role: 'user', content: 'x' }] }, 'openai');
+      const auto = toChatBody({ model: 'm', max_tokens: 1, tools, tool_choice: { type: 'auto' }, messages: [{ role: 'user', content: 'x' }] }, true);
       expect(auto['tool_choice']).to.equal('auto');
       expect(auto['tools']).to.deep.equal([{ type: 'function', function: { name: 't', parameters: { type: 'object' } } }]);
     });
@@ -80,7 +78,7 @@ describe('feature.messages translation', () => {
     it('refuses with a 400 naming the block what chat cannot say', () => {
       const refuse = (messages: unknown[], path: string) => {
         try {
-          toChatBody({ model: 'm', max_tokens: 1, messages }, 'openai');
+          toChatBody({ model: 'm', max_tokens: 1, messages }, true);
         } catch (e) {
           expect(e).to.be.instanceOf(GatewayError);
           expect((e as GatewayError).status).to.equal(400);
