@@ -6,8 +6,7 @@ import { expect } from 'chai';
 import OpenAI from 'openai';
 import GoogleProviderPlugin from '../../../providers/google/index.js';
 import { embed } from '../../fixtures/openai-wire.js';
-import { GEMINI_TEST_KEY, startMockGeminiApi } from '../../fixtures/mock-gemini-api.js';
-import type { ScriptedMock } from '../../fixtures/scripted-mock.js';
+import { GEMINI_TEST_KEY, startMockGeminiApi, type MockGeminiApi } from '../../fixtures/mock-gemini-api.js';
 import { configHeaders, postJson, startGateway, TEST_API_KEY, type TestGateway } from '../../helpers/gateway.js';
 
 const MODEL = 'gemini-2.0-flash';
@@ -29,7 +28,7 @@ async function apiError(run: () => Promise<unknown>): Promise<InstanceType<typeo
 
 describe('provider.google end to end (openai SDK, direct mode)', () => {
   let gw: TestGateway;
-  let mock: ScriptedMock;
+  let mock: MockGeminiApi;
   let client: OpenAI;
   const directHeaders = (key?: string): Record<string, string> => ({
     'content-type': 'application/json',
@@ -163,6 +162,13 @@ describe('provider.google end to end (openai SDK, direct mode)', () => {
       expect(answer.usage).to.deep.equal({ prompt_tokens: 0, total_tokens: 0 });
     });
 
+    it('answers 502 naming google when an embeddings answer has no vectors', async () => {
+      mock.next({ status: 200, body: { embeddings: [{}] } });
+      const reply = await postJson(gw.url, '/v1/embeddings', { model: 'text-embedding-004', input: ['a'] }, directHeaders(GEMINI_TEST_KEY));
+      expect(reply.status).to.equal(502);
+      expect(reply.json.provider).to.equal('google');
+    });
+
     it('refuses token-id input with a 400 naming input, before any call', async () => {
       const reply = await postJson(gw.url, '/v1/embeddings', { model: 'text-embedding-004', input: [1, 2, 3] }, directHeaders(GEMINI_TEST_KEY));
       expect(reply.status).to.equal(400);
@@ -199,6 +205,34 @@ describe('provider.google end to end (openai SDK, direct mode)', () => {
       expect(reply.status).to.equal(400);
       expect(reply.json.error.message).to.contain('API key not valid');
       expect(reply.text).to.not.contain('AIza-wrong-key');
+    });
+
+    it('fails a stream whose first event is an error with that error (so a fallback can take over)', async () => {
+      mock.next({ streamErrorAfter: 0, error: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } } });
+      const e = await apiError(async () => {
+        for await (const _ of await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], stream: true })) { /* drain */ }
+      });
+      expect(e.status).to.equal(503);
+      expect(e.code).to.equal('UNAVAILABLE');
+    });
+
+    it('ends a stream with one error event and no [DONE] when Google reports an error mid-stream', async () => {
+      mock.next({ streamErrorAfter: 2 });
+      const reply = await postJson(gw.url, '/v1/chat/completions', { model: MODEL, messages: [{ role: 'user', content: 'a longer prompt to stream' }], stream: true }, directHeaders(GEMINI_TEST_KEY));
+      expect(reply.status).to.equal(200);
+      const data = reply.text.split(/\n\n/).map((e) => e.replace(/^data: /, '')).filter((d) => d !== '');
+      expect(data).to.not.include('[DONE]');
+      const last = JSON.parse(data[data.length - 1]!);
+      expect(last.error.message).to.contain('internal error');
+      expect(last.provider).to.equal('google');
+      expect(data.slice(0, -1).every((d) => JSON.parse(d).object === 'chat.completion.chunk')).to.equal(true);
+    });
+
+    it('answers 400 unsupported_endpoint for an endpoint the Gemini API does not serve here, calling nothing', async () => {
+      const reply = await postJson(gw.url, '/v1/completions', { model: MODEL, prompt: 'hi' }, directHeaders(GEMINI_TEST_KEY));
+      expect(reply.status).to.equal(400);
+      expect(reply.json.error.code).to.equal('unsupported_endpoint');
+      expect(mock.requests).to.have.length(0);
     });
 
     it('answers a non-JSON upstream error with the status and an excerpt', async () => {
