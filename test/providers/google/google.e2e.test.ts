@@ -139,6 +139,17 @@ describe('provider.google end to end (openai SDK, direct mode)', () => {
     });
   });
 
+  describe('the Messages API', () => {
+    it('reaches Gemini through chat and answers an Anthropic Message', async () => {
+      const reply = await postJson(gw.url, '/v1/messages', { model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'hello via messages' }] }, directHeaders(GEMINI_TEST_KEY));
+      expect(reply.status).to.equal(200);
+      expect(reply.json.type).to.equal('message');
+      expect(reply.json.content).to.deep.equal([{ type: 'text', text: 'echo: hello via messages' }]);
+      expect(mock.requests[0]!.path).to.equal(`/v1beta/models/${MODEL}:generateContent`);
+      expect(mock.requests[0]!.body.generationConfig).to.deep.equal({ maxOutputTokens: 64 });
+    });
+  });
+
   describe('embeddings', () => {
     it('embeds one string through embedContent (the SDK\'s base64 decoded to the same floats)', async () => {
       const answer = await client.embeddings.create({ model: 'text-embedding-004', input: 'the quick brown fox' });
