@@ -43,6 +43,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'provider.azure-openai': () => import('../providers/azure-openai/index.js'),
   'provider.cohere': () => import('../providers/cohere/index.js'),
   'provider.voyage': () => import('../providers/voyage/index.js'),
+  'provider.google': () => import('../providers/google/index.js'),
   'guardrails.runner': () => import('../plugins/guardrails/runner/index.js'),
   'guardrail.add-prefix': () => import('../guardrails/add-prefix/index.js'),
   'guardrail.allowed-request-types': () => import('../guardrails/allowed-request-types/index.js'),

@@ -19,6 +19,9 @@ export const OPENAI_COMPATIBLE_PRESETS: readonly OpenAICompatiblePreset[] = Obje
   { id: 'deepseek', baseUrl: 'https://api.deepseek.com', auth: 'bearer' },
   { id: 'fireworks-ai', baseUrl: 'https://api.fireworks.ai/inference/v1', auth: 'bearer' },
   { id: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', auth: 'bearer' },
+  // Perplexity serves /chat/completions at the host root (no version segment).
+  { id: 'perplexity-ai', baseUrl: 'https://api.perplexity.ai', auth: 'bearer' },
+  { id: 'x-ai', baseUrl: 'https://api.x.ai/v1', auth: 'bearer' },
   { id: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', auth: 'none' },
   // Self-hosted only; `vllm serve --api-key` makes a key necessary, which the server then checks.
   { id: 'vllm', auth: 'none' },

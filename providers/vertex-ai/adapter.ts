@@ -10,7 +10,7 @@ import {
   type AdapterInput, type CompleteEndpointAdapter, type ProviderAdapter, type UpstreamRequest,
 } from '../../core/index.js';
 import { claudeEndpoint, claudeMessagesEndpoint, isClaudeModel } from './claude.js';
-import { googleError } from './errors.js';
+import { googleError } from '../gemini-common/errors.js';
 import { toGeminiRequest } from './gemini-request.js';
 import { fromGeminiResponse } from './gemini-response.js';
 import { geminiStreamToUnified } from './gemini-stream.js';
@@ -50,7 +50,7 @@ export function createVertexAdapter(deps: VertexAdapterDeps): ProviderAdapter {
       return geminiStreamToUnified(body, String(input.body['model']), options?.include_usage === true);
     },
     error(status, body) {
-      return googleError(status, body);
+      return googleError(status, body, PROVIDER_ID);
     },
   };
   const claude = claudeEndpoint(deps.anthropic, authorization);

@@ -10,7 +10,7 @@ import {
   Errors, GatewayError,
   type AdapterInput, type CompleteEndpointAdapter, type EndpointAdapter, type ProviderAdapter, type UpstreamRequest,
 } from '../../core/index.js';
-import { fromGoogleError, googleErrorOf, parseJsonBytes } from './errors.js';
+import { fromGoogleError, googleErrorOf, parseJsonBytes } from '../gemini-common/errors.js';
 import { checkedModel, modelUrl, PROVIDER_ID } from './target.js';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -63,7 +63,7 @@ export function claudeEndpoint(
     error(status, body, input, headers) {
       // Vertex's own front end (auth, quota, unknown model) answers in Google's form; the model in Anthropic's.
       const google = googleErrorOf(parseJsonBytes(body));
-      if (google) return fromGoogleError(status, google);
+      if (google) return fromGoogleError(status, google, PROVIDER_ID);
       const { endpoint } = messages();
       return asOurs(endpoint.error?.(status, body, input, headers) ?? Errors.upstream(status, `provider ${PROVIDER_ID} answered ${status}`, PROVIDER_ID));
     },

@@ -9,6 +9,7 @@ export const DEFAULT_MODELS: Readonly<Record<string, readonly string[]>> = Objec
   'azure-openai': [],
   bedrock: ['anthropic.claude-3-5-sonnet-20240620-v1:0', 'anthropic.claude-3-haiku-20240307-v1:0', 'amazon.titan-embed-text-v2:0', 'cohere.rerank-v3-5:0'],
   'vertex-ai': ['gemini-2.0-flash', 'gemini-1.5-pro', 'gemini-1.5-flash'],
+  google: ['gemini-2.0-flash', 'gemini-1.5-pro', 'gemini-1.5-flash', 'text-embedding-004'],
   cohere: ['command-r-plus', 'command-r', 'embed-english-v3.0', 'rerank-v3.5'],
   voyage: ['voyage-3', 'voyage-3-lite', 'rerank-2'],
 });

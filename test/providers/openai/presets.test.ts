@@ -13,6 +13,8 @@ const EXPECTED: Record<string, { chat?: string; auth: 'bearer' | 'none' }> = {
   deepseek: { chat: 'https://api.deepseek.com/chat/completions', auth: 'bearer' },
   'fireworks-ai': { chat: 'https://api.fireworks.ai/inference/v1/chat/completions', auth: 'bearer' },
   openrouter: { chat: 'https://openrouter.ai/api/v1/chat/completions', auth: 'bearer' },
+  'perplexity-ai': { chat: 'https://api.perplexity.ai/chat/completions', auth: 'bearer' },
+  'x-ai': { chat: 'https://api.x.ai/v1/chat/completions', auth: 'bearer' },
   ollama: { chat: 'http://127.0.0.1:11434/v1/chat/completions', auth: 'none' },
   vllm: { auth: 'none' },
 };
@@ -78,6 +80,29 @@ describe('openai-compatible presets through the gateway', () => {
     expect(reply.headers.get('x-gw-provider')).to.equal('groq');
     expect(mock.requests[0]!.headers['authorization']).to.equal('Bearer gsk-1');
   });
+
+  for (const id of ['perplexity-ai', 'x-ai']) {
+    it(`${id} reaches its mock through custom_host, plain and streamed, with the key as a bearer token`, async () => {
+      const headers = configHeaders({ provider: id, api_key: `${id}-key`, custom_host: `${mock.url}/v1` });
+      const reply = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, headers);
+      expect(reply.status).to.equal(200);
+      expect(reply.headers.get('x-gw-provider')).to.equal(id);
+      expect(reply.json.choices[0].message.content).to.be.a('string').and.not.equal('');
+      const streamed = await postJson(gw.url, '/v1/chat/completions', { ...CHAT_BODY, stream: true }, headers);
+      expect(streamed.status).to.equal(200);
+      expect(streamed.text.trimEnd().endsWith('data: [DONE]')).to.equal(true);
+      expect(mock.requests.map((r) => [r.path, r.headers['authorization']])).to.deep.equal([
+        ['/v1/chat/completions', `Bearer ${id}-key`], ['/v1/chat/completions', `Bearer ${id}-key`],
+      ]);
+    });
+
+    it(`${id} without a key is refused when the config is read, naming api_key`, async () => {
+      const refused = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, configHeaders({ strategy: { mode: 'single' }, targets: [{ provider: id }] }));
+      expect(refused.status).to.equal(400);
+      expect(refused.json.error.message).to.equal(`config.targets.0.api_key: is required for provider "${id}" (or set custom_host)`);
+      expect(mock.requests).to.have.length(0);
+    });
+  }
 
   it('a keyless host (ollama) sends no Authorization; vllm without custom_host is refused', async () => {
     const ollama = { strategy: { mode: 'single' }, targets: [{ provider: 'ollama', custom_host: `${mock.url}/v1` }] };

@@ -2,9 +2,9 @@
  * Google API errors: `{"error":{"code":400,"message":"...","status":"INVALID_ARGUMENT"}}`, sometimes
  * wrapped in an array (`[{"error":...}]`, the non-SSE stream form). Our envelope keeps the HTTP
  * status and the message; the canonical status name (INVALID_ARGUMENT ...) becomes `code`.
+ * Vertex AI and the Gemini API answer alike; `provider` names the one that answered.
  */
 import { Errors, type GatewayError } from '../../core/index.js';
-import { PROVIDER_ID } from './target.js';
 
 interface GoogleErrorBody {
   code?: unknown;
@@ -23,9 +23,9 @@ export function googleErrorOf(value: unknown): GoogleErrorBody | undefined {
   return typeof e.code === 'number' || typeof e.status === 'string' ? e : undefined;
 }
 
-export function fromGoogleError(httpStatus: number, error: GoogleErrorBody): GatewayError {
-  const message = typeof error.message === 'string' && error.message !== '' ? error.message : `provider ${PROVIDER_ID} answered ${httpStatus}`;
-  return Errors.upstream(httpStatus, message, PROVIDER_ID, undefined, typeof error.status === 'string' ? error.status : null);
+export function fromGoogleError(httpStatus: number, error: GoogleErrorBody, provider: string): GatewayError {
+  const message = typeof error.message === 'string' && error.message !== '' ? error.message : `provider ${provider} answered ${httpStatus}`;
+  return Errors.upstream(httpStatus, message, provider, undefined, typeof error.status === 'string' ? error.status : null);
 }
 
 const decoder = new TextDecoder();
@@ -39,10 +39,10 @@ export function parseJsonBytes(body: Uint8Array): unknown {
 }
 
 /** An error answer in Google's form, or a message quoting the start of whatever came instead. */
-export function googleError(status: number, body: Uint8Array): GatewayError {
+export function googleError(status: number, body: Uint8Array, provider: string): GatewayError {
   const parsed = parseJsonBytes(body);
   const error = googleErrorOf(parsed);
-  if (error) return fromGoogleError(status, error);
+  if (error) return fromGoogleError(status, error, provider);
   const excerpt = decoder.decode(body).trim().slice(0, 200);
-  return Errors.upstream(status, `provider ${PROVIDER_ID} answered ${status}${excerpt ? `: ${excerpt}` : ''}`, PROVIDER_ID);
+  return Errors.upstream(status, `provider ${provider} answered ${status}${excerpt ? `: ${excerpt}` : ''}`, provider);
 }
