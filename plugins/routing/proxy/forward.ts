@@ -51,6 +51,8 @@ export async function forward(ctx: RequestContext, deps: ProxyDeps): Promise<Gat
     throw Errors.badGateway(`provider ${providerId} is unreachable: ${describeNetworkError(e)}`, providerId);
   }
   ctx.outcome = { status: reply.status, provider: providerId, retries: 0, target, upstreamHeaders: reply.headers };
+  // For the logs: an answer of server-sent events is a stream.
+  ctx.stream = (reply.headers['content-type'] ?? '').startsWith('text/event-stream');
   const headers = answerHeaders(reply.headers);
   headers['content-type'] ??= 'application/octet-stream';
   return { status: reply.status, headers, stream: reply.body };

@@ -112,6 +112,7 @@ describe('route.proxy (end to end)', () => {
     expect(res.headers.get('retry-after')).to.equal('7');
     expect(res.headers.get('x-request-id')).to.equal('req_1');
     expect(res.headers.get('set-cookie')).to.equal(null);
+    expect(res.headers.get('x-gw-provider'), 'the gateway says who answered').to.equal('openai');
     expect(res.headers.get('keep-alive')).to.not.equal('timeout=5');
   });
 
@@ -193,6 +194,7 @@ describe('route.proxy (end to end)', () => {
       expect(res.status).to.equal(500);
       expect(echo.requests).to.have.length(1);
       expect(echo.requests[0]!.headers['authorization']).to.equal('Bearer sk-first');
+      expect(res.headers.get('x-gw-last-used-option-index')).to.equal('config.targets[0]');
     });
 
     it('anthropic: the key as x-api-key, a default anthropic-version the client may replace', async () => {
@@ -235,14 +237,19 @@ describe('route.proxy: limits and logs (end to end)', () => {
     const trace = `proxy-log-${Date.now()}`;
     expect((await call(gw, 'GET', '/v1/assistants?limit=1', undefined, { ...headers(), 'x-gw-trace-id': trace })).status).to.equal(200);
     expect((await call(gw, 'GET', '/v1/fail/404', undefined, { ...headers(), 'x-gw-trace-id': trace })).status).to.equal(404);
+    const sse = await call(gw, 'POST', '/v1/sse/x', { stream: true }, { ...headers(), 'x-gw-trace-id': trace });
+    expect(sse.text).to.include('data: [DONE]');
     const logs = gw.gateway.runtime.services.get((await import('../../../../plugins/observe/logs/contract.js')).RequestLogsService);
     await logs.flush();
     const reply = await call(gw, 'GET', `/v1/logs?trace_id=${trace}`);
     expect(reply.status, reply.text).to.equal(200);
-    const rows = (reply.json.data as Array<Record<string, unknown>>).map((r) => ({ method: r['method'], path: r['path'], status: r['status'], ai_service: r['ai_service'], endpoint: r['endpoint'] }));
+    const rows = (reply.json.data as Array<Record<string, unknown>>).map((r) => ({
+      method: r['method'], path: r['path'], status: r['status'], ai_service: r['ai_service'], endpoint: r['endpoint'], stream: r['stream'],
+    }));
     expect(rows).to.have.deep.members([
-      { method: 'GET', path: '/v1/assistants', status: 200, ai_service: 'openai', endpoint: 'proxy' },
-      { method: 'GET', path: '/v1/fail/404', status: 404, ai_service: 'openai', endpoint: 'proxy' },
+      { method: 'GET', path: '/v1/assistants', status: 200, ai_service: 'openai', endpoint: 'proxy', stream: false },
+      { method: 'GET', path: '/v1/fail/404', status: 404, ai_service: 'openai', endpoint: 'proxy', stream: false },
+      { method: 'POST', path: '/v1/sse/x', status: 200, ai_service: 'openai', endpoint: 'proxy', stream: true },
     ]);
   });
 
