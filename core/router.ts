@@ -1,7 +1,9 @@
 /**
  * The route table. Static paths are one map lookup; patterns with `:param` segments are matched
  * segment by segment. Registration order does not matter: a static segment beats a parameter.
- * Filled at boot, then frozen.
+ * A path ending in `/*` (e.g. `/v1/*`) is a fallback: it serves what no other route knows below its
+ * prefix (a path another route serves with other methods still answers 405), the longest prefix
+ * first; the rest of the path is its `*` parameter, undecoded. Filled at boot, then frozen.
  */
 import type { RouteDef } from './types.js';
 
@@ -17,12 +19,27 @@ interface Pattern {
 export class Router {
   readonly #static = new Map<string, Map<string, RouteDef>>();
   readonly #patterns: Pattern[] = [];
+  /** Fallbacks by prefix (with its trailing `/`), longest first. */
+  readonly #fallbacks: Array<{ prefix: string; byMethod: Map<string, RouteDef> }> = [];
   #frozen = false;
 
   add(route: RouteDef): void {
     const method = route.method.toUpperCase();
     if (this.#frozen) {
       throw new Error(`route ${method} ${route.path} cannot be added: the gateway is already running; add routes at boot, in apply()`);
+    }
+    if (route.path.endsWith('/*')) {
+      const prefix = route.path.slice(0, -1);
+      if (prefix.includes('*') || prefix.includes('/:')) throw new Error(`route ${method} ${route.path}: a fallback path is a static prefix followed by /*`);
+      let fallback = this.#fallbacks.find((f) => f.prefix === prefix);
+      if (!fallback) {
+        fallback = { prefix, byMethod: new Map() };
+        this.#fallbacks.push(fallback);
+        this.#fallbacks.sort((a, b) => b.prefix.length - a.prefix.length);
+      }
+      if (fallback.byMethod.has(method)) throw new Error(`route ${method} ${route.path} is registered twice`);
+      fallback.byMethod.set(method, route);
+      return;
     }
     if (!route.path.includes('/:')) {
       const byMethod = this.#static.get(route.path) ?? new Map<string, RouteDef>();
@@ -60,7 +77,17 @@ export class Router {
       if (route) return { route, params };
       allowed = allowed.concat([...pattern.byMethod.keys()]);
     }
-    return { allowed };
+    if (allowed.length > 0) return { allowed };
+    return this.#fallback(m, path);
+  }
+
+  #fallback(method: string, path: string): RouteMatch {
+    for (const fallback of this.#fallbacks) {
+      if (!path.startsWith(fallback.prefix) || path.length === fallback.prefix.length) continue;
+      const route = fallback.byMethod.get(method);
+      return route ? { route, params: { '*': path.slice(fallback.prefix.length) } } : { allowed: [...fallback.byMethod.keys()] };
+    }
+    return { allowed: [] };
   }
 
   /** Called once the gateway is booted: a later `add` throws. */
@@ -72,6 +99,7 @@ export class Router {
     const out: RouteDef[] = [];
     for (const byMethod of this.#static.values()) out.push(...byMethod.values());
     for (const p of this.#patterns) out.push(...p.byMethod.values());
+    for (const f of this.#fallbacks) out.push(...f.byMethod.values());
     return out;
   }
 }

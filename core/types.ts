@@ -280,4 +280,22 @@ export interface ProviderAdapter {
    * `max_completion_tokens`: bodies translated from other formats leave those out.
    */
   readonly strictChat?: boolean;
+  /**
+   * Where a generic proxy sends a path the gateway does not serve itself, with this target's
+   * credentials. Absent when the provider cannot be called that way (e.g. requests signed over
+   * their body). May throw a GatewayError (400) when the target lacks what the base needs.
+   */
+  proxyBase?(target: ConfigNode): ProxyBase;
+}
+
+/** A provider API's root for the generic proxy: `/v1/<rest>` goes to `{url}/<rest>`. */
+export interface ProxyBase {
+  /** The URL standing for the client's `/v1`, without a trailing slash. */
+  url: string;
+  /** Sent on every proxied request, replacing the client's (credentials). */
+  headers: Record<string, string>;
+  /** Sent when the client did not send them (e.g. an API version the client may choose). */
+  defaultHeaders?: Record<string, string>;
+  /** Query parameters added when the client's query lacks them (e.g. `api-version`). */
+  defaultQuery?: Record<string, string>;
 }

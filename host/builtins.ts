@@ -35,6 +35,8 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'route.forward-headers': () => import('../plugins/routing/forward-headers/index.js'),
   'route.passthrough': () => import('../plugins/routing/passthrough/index.js'),
   'route.upstream': () => import('../plugins/routing/upstream/index.js'),
+  // Opt-in (not in the default preset): it turns every unknown /v1 path into a provider call.
+  'route.proxy': () => import('../plugins/routing/proxy/index.js'),
   'route.response-headers': () => import('../plugins/routing/response-headers/index.js'),
   'provider.openai': () => import('../providers/openai/index.js'),
   'provider.anthropic': () => import('../providers/anthropic/index.js'),
@@ -106,7 +108,7 @@ export const RENAMED_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
 
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   // One record store: store.postgres stands in for store.sqlite when GW_DATABASE_URL is set (presetPlugins).
-  default: Object.keys(BUILTIN_PLUGINS).filter((id) => id !== 'store.postgres'),
+  default: Object.keys(BUILTIN_PLUGINS).filter((id) => id !== 'store.postgres' && id !== 'route.proxy'),
   /** Inference behind a key: header configs, the OpenAI provider, one target per request. */
   minimal: [
     'store.sqlite', 'auth.api-key', 'config.headers', 'endpoints.inference',

@@ -13,7 +13,7 @@ import { isStrict } from './strict-compliance.js';
 import { toMessagesRequest, type RequestSettings } from './request.js';
 import { isMessage, toChatCompletion } from './response.js';
 import { translateStream } from './stream.js';
-import { anthropicHeaders as headers, messagesUrl, nativeCountTokens, nativeMessages } from './native.js';
+import { anthropicHeaders as headers, anthropicProxyBase, messagesUrl, nativeCountTokens, nativeMessages } from './native.js';
 import type { MessagesRequest } from './wire.js';
 
 export { messagesUrl };
@@ -64,6 +64,7 @@ export function createAnthropicAdapter(settings: RequestSettings): AnthropicAdap
     // `messages` and `countTokens` are the Messages API itself (feature.messages): passed through.
     endpoints: { chatComplete, messages: nativeMessages, countTokens: nativeCountTokens },
     messagesRequest,
+    proxyBase: anthropicProxyBase,
     validateTarget(target: ConfigNode, path: string): Issue[] {
       if (target.api_key !== undefined || target.custom_host !== undefined) return [];
       return [{ path: path ? `${path}.api_key` : 'api_key', rule: `is required for provider "${PROVIDER_ID}" (or set custom_host)` }];

@@ -5,7 +5,7 @@
  * only answers that are not the API's protocol are refused (502) and errors read as for chat.
  * The client's `anthropic-beta` header passes on: it selects API features, it carries no secret.
  */
-import type { AdapterInput, ConfigNode, EndpointAdapter, UpstreamRequest } from '../../core/index.js';
+import type { AdapterInput, ConfigNode, EndpointAdapter, ProxyBase, UpstreamRequest } from '../../core/index.js';
 import { fromErrorBody } from './errors.js';
 import { isMessage } from './response.js';
 import { ANTHROPIC_BASE_URL, ANTHROPIC_VERSION } from './wire.js';
@@ -20,6 +20,17 @@ export function anthropicHeaders(target: ConfigNode): Record<string, string> {
   const h: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
   if (typeof target.api_key === 'string') h['x-api-key'] = target.api_key;
   return h;
+}
+
+/**
+ * Any other path of the API (models, batches, files ...) for the generic proxy: the key as
+ * `x-api-key`; the API version is the client's when it sends one.
+ */
+export function anthropicProxyBase(target: ConfigNode): ProxyBase {
+  const url = typeof target.custom_host === 'string' ? target.custom_host.replace(/\/+$/, '') : `${ANTHROPIC_BASE_URL}/v1`;
+  const headers: Record<string, string> = {};
+  if (typeof target.api_key === 'string') headers['x-api-key'] = target.api_key;
+  return { url, headers, defaultHeaders: { 'anthropic-version': ANTHROPIC_VERSION } };
 }
 
 /** The client's own bytes when nothing changed the body: no re-serialisation, nothing reordered. */

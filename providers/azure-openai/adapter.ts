@@ -6,10 +6,10 @@
  * adapter's transforms are looked up in the provider registry when a rerank request arrives.
  */
 import {
-  Errors, type AdapterInput, type EndpointAdapter, type ProviderAdapter, type Registry, type UpstreamRequest,
+  Errors, type AdapterInput, type ConfigNode, type EndpointAdapter, type ProviderAdapter, type ProxyBase, type Registry, type UpstreamRequest,
 } from '../../core/index.js';
 import { azureHeaders } from './auth.js';
-import { aiUrl, azureKind, openaiUrl } from './route.js';
+import { aiUrl, azureKind, openaiUrl, proxyRoot } from './route.js';
 import { dropPromptFilterHead } from './stream.js';
 import { validateAzureTarget } from './validate.js';
 
@@ -82,5 +82,14 @@ export function createAzureAdapter(providers: Registry<ProviderAdapter>): Provid
     },
     validateTarget: validateAzureTarget,
     strictChat: true,
+    proxyBase,
   };
+}
+
+/** Any other path for the generic proxy: the same key headers, the content-type left to the client. */
+function proxyBase(t: ConfigNode): ProxyBase {
+  const kind = azureKind(t);
+  const { url, apiVersion } = proxyRoot(t, kind);
+  const { 'content-type': _json, ...headers } = azureHeaders(t, kind);
+  return apiVersion ? { url, headers, defaultQuery: { 'api-version': apiVersion } } : { url, headers };
 }

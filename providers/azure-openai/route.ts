@@ -85,3 +85,14 @@ export function aiUrl(t: ConfigNode, kind: 'serverless' | 'managed', path: strin
   const version = namedApiVersion(t);
   return version ? `${base}${path}?api-version=${encodeURIComponent(version)}` : base + path;
 }
+
+/**
+ * The root the generic proxy appends a client's `/v1/<rest>` to: Azure OpenAI's v1 API
+ * (`{origin}/openai/v1`, no deployment in the path: the model is in the body), or an Azure AI
+ * endpoint's `{origin}/v1`; the configured api-version is added when the client sends none.
+ */
+export function proxyRoot(t: ConfigNode, kind: AzureKind): { url: string; apiVersion: string | undefined } {
+  if (kind === 'openai') return { url: `${origin(t, () => `${resourceName(t)}.openai.azure.com`)}/openai/v1`, apiVersion: undefined };
+  const domain = kind === 'serverless' ? 'models.ai.azure.com' : 'inference.ml.azure.com';
+  return { url: `${origin(t, () => `${endpointName(t)}.${str(t['cloudB_region'])}.${domain}`)}/v1`, apiVersion: namedApiVersion(t) };
+}

@@ -7,7 +7,7 @@
  */
 import {
   baseUrlOf, type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter,
-  type UpstreamRequest,
+  type ProxyBase, type UpstreamRequest,
 } from '../../core/index.js';
 import { withOpenAICredentials } from './credentials.js';
 
@@ -63,6 +63,8 @@ export function createOpenAIAdapter(
     id,
     endpoints,
     strictChat: options.strictChat === true,
+    // Any other path of the API: the same base and credentials (the content-type is the client's).
+    proxyBase: (target: ConfigNode): ProxyBase => ({ url: baseUrlOf(target, defaultBase ?? ''), headers: withOpenAICredentials(target, {}) }),
     validateTarget(target: ConfigNode, path: string): Issue[] {
       const prefix = path ? `${path}.` : '';
       if (target.custom_host !== undefined) return [];

@@ -81,7 +81,8 @@ export function pendingLog(ctx: RequestContext, response: GatewayResponse, compl
     traceId: ctx.traceId || null,
     span: ctx.values.get(SpanKey),
     method: ctx.request.method,
-    path: ctx.route.path,
+    // A fallback route (`/v1/*`, the generic proxy) is logged with the path it served.
+    path: ctx.route.path.endsWith('/*') ? ctx.request.path : ctx.route.path,
     endpoint: ctx.endpoint?.id ?? null,
     configId: configIdOf(ctx),
     promptId: promptIdOf(ctx),
