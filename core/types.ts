@@ -53,6 +53,8 @@ export interface Principal {
   scopes: readonly string[];
   /** Set when the caller was named by an accepted JWT: what limits may group by (`jwt.<claim>`). */
   jwt?: JwtIdentity;
+  /** The stored config (id or slug) the caller's key routes by when a request names no config. */
+  defaultConfigId?: string;
   [extra: string]: unknown;
 }
 
