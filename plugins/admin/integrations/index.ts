@@ -75,7 +75,7 @@ export default class IntegrationsPlugin implements Plugin<Options> {
 
     // `model: "@slug/model"`: after config.headers (CONFIG), before stored and default configs
     // (STORED_CONFIG), so that a request naming its integration this way takes no default config.
-    api.hooks.resolveConfig.tap({ name: `${api.id}.model`, stage: Stage.STORED_CONFIG - 10 }, routeByModel);
+    api.hooks.resolveConfig.tap({ name: `${api.id}.model`, stage: Stage.BODY_ROUTE }, routeByModel);
 
     // After config.headers (CONFIG) and stored configs (STORED_CONFIG): the config is an object by now.
     // A callback tap: a config without references goes on synchronously (no promise, no microtask).
