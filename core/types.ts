@@ -77,9 +77,9 @@ export interface RouteDef {
   /** Whether `onRequest` (auth, limits) runs; default true. */
   protected?: boolean;
   /**
-   * Whether the gateway key may also come as `Authorization: Bearer <key>` (clients of other
-   * protocols, MCP's among them, send that and cannot add `x-gw-api-key`). The header is then taken
-   * off the request, so nothing passes it on.
+   * Whether the gateway key may also come as `Authorization: Bearer <key>` or `x-api-key` (clients of
+   * other protocols, MCP's among them, send that and cannot add `x-gw-api-key`); inference routes
+   * (`endpoint`) always may. The header is then taken off the request, so nothing passes it on.
    */
   bearerKey?: boolean;
   /** The inference endpoint this route serves, when it is one. */
