@@ -102,6 +102,18 @@ describe('coding agents: a gateway key alone, routed by a default config or @slu
       expect(headerValues(openai.requests).join('\n')).to.not.contain(agent.key);
     });
 
+    it('follows a change of the key\'s default config at once (no stale cached caller)', async () => {
+      const agent = await newKey({ default_config_id: 'claude-native' });
+      const client = anthropicSdk({ authToken: agent.key });
+      await client.messages.create(ask('one'));
+      expect((await admin('PUT', `/v1/api-keys/${agent.id}`, { default_config_id: 'claude-via-openai' })).status).to.equal(200);
+      await client.messages.create(ask('two'));
+      expect((await admin('PUT', `/v1/api-keys/${agent.id}`, { default_config_id: null })).json.default_config_id).to.equal(null);
+      const none = await client.messages.create(ask('three')).catch((e: unknown) => e);
+      expect((none as InstanceType<typeof Anthropic.APIError>).status).to.equal(400);
+      expect([anthropic.requests.length, openai.requests.length]).to.deep.equal([1, 1]);
+    });
+
     it('the key\'s default config wins over its workspace\'s', async () => {
       expect((await admin('PUT', '/v1/workspaces/default', { default_config_id: 'claude-via-openai' })).status).to.equal(200);
       try {
@@ -156,6 +168,15 @@ describe('coding agents: a gateway key alone, routed by a default config or @slu
       expect(anthropic.requests).to.have.length(0);
       expect(openai.requests[0]!.body.model).to.equal('gpt-4o');
       expect(openai.requests[0]!.headers['authorization']).to.equal(`Bearer ${INTEGRATION_KEY}`);
+    });
+
+    it('natively to Anthropic, the provider sees the plain model (the body is re-written, not sent as the client\'s bytes)', async () => {
+      const message = await anthropicSdk({ authToken: workspaceKey.key }).messages.create(ask('native slug', '@claude/claude-mock'));
+      expect(message.content).to.deep.equal([{ type: 'text', text: 'echo: native slug' }]);
+      expect(anthropic.requests).to.have.length(1);
+      expect(anthropic.requests[0]!.body.model).to.equal('claude-mock');
+      expect(anthropic.requests[0]!.rawBody).to.not.contain('@claude');
+      expect(anthropic.requests[0]!.headers['x-api-key']).to.equal(ANTHROPIC_KEY);
     });
 
     it('keeps config settings sent beside it, and refuses a config that routes by itself', async () => {
