@@ -95,6 +95,8 @@ export const Stage = {
   AFTER_AUTH: -400,
   LIMITS: -300,
   CONFIG: -200,
+  /** After the header config, before stored and default configs: a route the body names itself (its model). */
+  BODY_ROUTE: -190,
   /** After a config came from headers: a config id becomes the stored config. */
   STORED_CONFIG: -180,
   /** After the config is an object: references in it are resolved. */

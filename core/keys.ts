@@ -31,6 +31,8 @@ export interface ApiKeyView {
   previous_key_valid_until: string | null;
   /** A secret made by scheduled rotation or auto-creation waits to be read once. */
   has_pending_secret: boolean;
+  /** The stored config that routes this key's requests that name none (wins over the workspace's). */
+  default_config_id: string | null;
 }
 
 export interface RotationInput {
@@ -52,6 +54,7 @@ export interface NewKey {
   scopes: readonly string[];
   expiresAtMs?: number;
   rotation?: RotationInput;
+  defaultConfigId?: string;
 }
 
 export interface KeyPatch {
@@ -59,6 +62,7 @@ export interface KeyPatch {
   scopes?: readonly string[];
   expiresAtMs?: number | null;
   rotation?: RotationInput | null;
+  defaultConfigId?: string | null;
 }
 
 export interface KeyFilter {

@@ -53,6 +53,8 @@ export interface Principal {
   scopes: readonly string[];
   /** Set when the caller was named by an accepted JWT: what limits may group by (`jwt.<claim>`). */
   jwt?: JwtIdentity;
+  /** The stored config (id or slug) the caller's key routes by when a request names no config. */
+  defaultConfigId?: string;
   [extra: string]: unknown;
 }
 
@@ -75,9 +77,9 @@ export interface RouteDef {
   /** Whether `onRequest` (auth, limits) runs; default true. */
   protected?: boolean;
   /**
-   * Whether the gateway key may also come as `Authorization: Bearer <key>` (clients of other
-   * protocols, MCP's among them, send that and cannot add `x-gw-api-key`). The header is then taken
-   * off the request, so nothing passes it on.
+   * Whether the gateway key may also come as `Authorization: Bearer <key>` or `x-api-key` (clients of
+   * other protocols, MCP's among them, send that and cannot add `x-gw-api-key`); inference routes
+   * (`endpoint`) always may. The header is then taken off the request, so nothing passes it on.
    */
   bearerKey?: boolean;
   /** The inference endpoint this route serves, when it is one. */

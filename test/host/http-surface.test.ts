@@ -50,7 +50,12 @@ describe('HTTP surface', () => {
       const { ['x-gw-api-key']: _omit, ...headers } = directHeaders(mock);
       const reply = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, headers);
       expect(reply.status).to.equal(401);
-      expect(reply.json.error.message).to.equal('missing x-gw-api-key header');
+      // The provider's bearer without x-gw-api-key is read as a gateway key, and is not one (docs/coding-agents.md).
+      expect(reply.json.error.message).to.contain('not a known gateway key').and.contain('x-gw-api-key');
+      expect(reply.text).not.to.contain('sk-test');
+      const bare = await postJson(gw.url, '/v1/chat/completions', CHAT_BODY, { 'content-type': 'application/json' });
+      expect(bare.status).to.equal(401);
+      expect(bare.json.error.message).to.equal('missing x-gw-api-key, Authorization: Bearer or x-api-key header');
       expect(mock.requests).to.have.length(0);
     });
 

@@ -5,6 +5,7 @@
  * sealed until an admin reads them once.
  */
 import { Services, type Plugin, type PluginApi } from '../../../core/index.js';
+import { StoredConfigsService } from '../configs/contract.js';
 import { DirectoryService, OrgSettingsService } from '../workspaces/contract.js';
 import { apiKeyRoutes } from './routes.js';
 
@@ -22,6 +23,7 @@ export default class ApiKeysPlugin implements Plugin {
       keys: api.services.get(Services.KeyStore),
       directory: () => api.services.find(DirectoryService),
       settings: () => api.services.find(OrgSettingsService),
+      configs: () => api.services.find(StoredConfigsService),
     });
     for (const route of routes) api.registries.routes.add(route);
   }

@@ -3,11 +3,13 @@
  *   POST   /v1/api-keys                     create; answers the record plus `key` (shown this once)
  *   GET    /v1/api-keys                     list: type, workspace_id, user_id, status (comma list), current_page, page_size
  *   GET    /v1/api-keys/:id                 one record
- *   PUT    /v1/api-keys/:id                 name, scopes, expires_at, rotation_policy
+ *   PUT    /v1/api-keys/:id                 name, scopes, expires_at, rotation_policy, default_config_id
  *   DELETE /v1/api-keys/:id                 every secret of the key stops working at once
  *   POST   /v1/api-keys/:id/rotate          new secret; the old one works until the transition window ends
  *   GET    /v1/api-keys/:id/pending-secret  the secret made by scheduled rotation or auto-creation, once
  * Scopes: api_keys.create | read | update | delete | rotate (`*.rotate` and `api_keys.*` cover them).
+ * `default_config_id` names the stored config (admin.configs) that routes the key's requests that
+ * name none; it must exist and not be another workspace's; stored as its id.
  */
 import {
   Errors, isOrganisationLevel, listPage, noStoreJson, pageOf, parseBody, queryList, requireScope, requireWorkspace, roleAtLeast,
@@ -17,6 +19,7 @@ import {
 import { assertAdminOf, assertCanManage, assertCanSee, assertCovers, notFound } from './access.js';
 import { futureMs } from './dates.js';
 import { expiryFor, rotationFor, userKeyPolicy, type UserKeyPolicy } from './policy.js';
+import type { StoredConfigs } from '../configs/contract.js';
 import type { Directory, OrgSettings, WorkspaceRef } from '../workspaces/contract.js';
 import { createBody, rotateBody, updateBody } from './schemas.js';
 
@@ -25,6 +28,8 @@ export interface ApiKeyRouteDeps {
   /** admin.workspaces' services, when loaded. */
   directory(): Directory | undefined;
   settings(): OrgSettings | undefined;
+  /** admin.configs' stored configs, when loaded (default_config_id). */
+  configs(): StoredConfigs | undefined;
 }
 
 const KEY_TYPES = ['organisation-owner', 'organisation-service', 'workspace-service', 'workspace-user'] as const;
@@ -49,6 +54,13 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
     if (!workspace || workspace.organisation_id !== principal.organisationId) throw Errors.invalidBody(param, `no workspace "${idOrSlug}"`);
     if (workspace.status !== 'active') throw Errors.invalidBody(param, `workspace "${idOrSlug}" is ${workspace.status}`);
     return workspace;
+  };
+
+  /** A default config named in a body, as its id (checked against the key's workspace). */
+  const defaultConfig = async (ref: string, organisationId: string, workspaceId: string | undefined): Promise<string> => {
+    const configs = deps.configs();
+    if (!configs) throw Errors.invalidBody('default_config_id', 'needs stored configs (plugin admin.configs), which is not loaded');
+    return (await configs.defaultFor(organisationId, ref, workspaceId)).id;
   };
 
   const policyFor = (key: Pick<ApiKeyView, 'type' | 'workspace_id'>): Promise<UserKeyPolicy> =>
@@ -82,6 +94,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
         if (expiresAtMs !== undefined) input.expiresAtMs = expiresAtMs;
         const rotation = rotationFor(body.rotation_policy, policy.rotationPeriod, now);
         if (rotation) input.rotation = rotation;
+        if (body.default_config_id !== undefined) input.defaultConfigId = await defaultConfig(body.default_config_id, input.organisationId, input.workspaceId);
         const issued = await keys.create(input);
         return noStoreJson(200, { ...issued.record, key: issued.key });
       },
@@ -124,6 +137,9 @@ export function apiKeyRoutes(deps: ApiKeyRouteDeps): RouteDef[] {
             throw Errors.invalidBody('rotation_policy', `cannot be removed: the organisation enforces a ${enforced} rotation on workspace-user keys`);
           }
           patch.rotation = body.rotation_policy === null ? null : rotationFor(body.rotation_policy, enforced, now, key.rotation_policy) ?? null;
+        }
+        if (body.default_config_id !== undefined) {
+          patch.defaultConfigId = body.default_config_id === null ? null : await defaultConfig(body.default_config_id, organisationOf(principal), key.workspace_id ?? undefined);
         }
         const updated = await keys.update(key.id, patch);
         if (!updated) throw notFound(key.id);

@@ -1,7 +1,7 @@
 /**
  * Bodies of the API key routes, compiled once:
- *   POST /v1/api-keys              { name, type, workspace_id?, user_id?, scopes?, expires_at? | ttl?, rotation_policy? }
- *   PUT  /v1/api-keys/:id          { name?, scopes?, expires_at?, rotation_policy? }  (null clears expiry or policy)
+ *   POST /v1/api-keys              { name, type, workspace_id?, user_id?, scopes?, expires_at? | ttl?, rotation_policy?, default_config_id? }
+ *   PUT  /v1/api-keys/:id          { name?, scopes?, expires_at?, rotation_policy?, default_config_id? }  (null clears expiry, policy or default config)
  *   POST /v1/api-keys/:id/rotate   { key_transition_period_ms? }
  */
 import { BoundedInteger, compile, DAY_MS, MAX_TTL_SECONDS, Nullable, StringEnum, Type, type Static } from '../../../core/index.js';
@@ -24,6 +24,9 @@ const Scopes = Type.Array(
 );
 const TransitionMs = BoundedInteger(MIN_TRANSITION_MS, MAX_TRANSITION_MS, 'milliseconds: 30 minutes to 30 days');
 
+/** A stored config's id or slug (admin.configs); stored as its id. */
+const DefaultConfigId = Type.String({ minLength: 1, maxLength: 255 });
+
 const RotationPolicy = Type.Object({
   rotation_period: Opt(StringEnum(['weekly', 'monthly'])),
   next_rotation_at: Opt(IsoDate),
@@ -39,6 +42,7 @@ const CreateBody = Type.Object({
   expires_at: Opt(IsoDate),
   ttl: Opt(BoundedInteger(MIN_TTL_SECONDS, MAX_TTL_SECONDS, 'seconds: 1 minute to 10 years')),
   rotation_policy: Opt(RotationPolicy),
+  default_config_id: Opt(DefaultConfigId),
 }, { additionalProperties: false });
 
 const UpdateBody = Type.Object({
@@ -46,6 +50,7 @@ const UpdateBody = Type.Object({
   scopes: Opt(Scopes),
   expires_at: Opt(Nullable(IsoDate)),
   rotation_policy: Opt(Nullable(RotationPolicy)),
+  default_config_id: Opt(Nullable(DefaultConfigId)),
 }, { additionalProperties: false, minProperties: 1 });
 
 const RotateBody = Type.Object({

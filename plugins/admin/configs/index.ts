@@ -6,12 +6,16 @@
  * header fields beneath it, exactly as config.headers does for a JSON config (core/config/headers.ts).
  * The config then goes through the same validation as any other (schema and plugin rules).
  * Stored configs are cached in memory (cache.ts); a write on any instance clears every instance's cache.
+ * A request that names no config at all takes its caller's default config (default-config.ts): the
+ * API key's `default_config_id`, else its workspace's.
  */
 import {
   Services, DEFAULT_JSON_MAX_DEPTH, MAX_TIMER_MS, Errors, HeaderConfigs, Stage, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RequestContext, type Static,
 } from '../../../core/index.js';
 import { StoredConfigCache, type StoredConfig } from './cache.js';
-import { StoredConfigIdKey } from './contract.js';
+import { StoredConfigIdKey, StoredConfigsService } from './contract.js';
+import { defaultConfigGone, defaultConfigOf, storedConfigs, type DefaultConfigChoice } from './default-config.js';
+import { DirectoryService, type Directory } from '../workspaces/contract.js';
 import { ConfigRepo } from './repo.js';
 import { organisationOf, registerRoutes } from './routes.js';
 
@@ -34,6 +38,7 @@ export default class ConfigsPlugin implements Plugin<Options> {
     id: 'admin.configs',
     description: 'Stored, versioned route configs: /v1/configs, and their ids in x-gw-config',
     requires: [Services.Records],
+    provides: [StoredConfigsService],
     options: Options,
   };
 
@@ -47,11 +52,16 @@ export default class ConfigsPlugin implements Plugin<Options> {
       maxEntries: api.options.cacheMaxEntries,
     });
     cache.follow(changesIn(api.services));
+    api.services.provide(StoredConfigsService, storedConfigs(cache));
     registerRoutes(api.registries.routes, { configKeys: api.configKeys, repo, cache, services: api.services, maxConfigBytes: api.options.maxConfigBytes });
 
     // After config.headers (CONFIG), before integrations are resolved (CONFIG_REFERENCES).
     // A callback tap: anything but a config id goes on synchronously, a cached config too.
     api.hooks.resolveConfig.tapAsync({ name: api.id, stage: Stage.STORED_CONFIG }, (config: RawConfig, ctx: RequestContext, done: Done) => {
+      if (config === undefined && ctx.principal) {
+        useDefault(ctx, cache, headerConfigs, api.services.find(DirectoryService)).then((resolved) => done(null, resolved), (e: unknown) => done(e as Error));
+        return;
+      }
       if (typeof config !== 'string') return done(null, config);
       const found = cache.get(organisationOf(ctx.principal), config);
       if (found instanceof Promise) {
@@ -67,6 +77,15 @@ export default class ConfigsPlugin implements Plugin<Options> {
       done(null, resolved);
     });
   }
+}
+
+/** The caller's default config when the request named none; undefined (no config) when the caller has none. */
+async function useDefault(ctx: RequestContext, cache: StoredConfigCache, headerConfigs: HeaderConfigs, directory: Directory | undefined): Promise<RawConfig> {
+  const choice: DefaultConfigChoice | undefined = await defaultConfigOf(ctx.principal, directory);
+  if (!choice) return undefined;
+  const stored = await cache.get(organisationOf(ctx.principal), choice.id);
+  if (!stored) throw defaultConfigGone(choice);
+  return use(stored, choice.id, ctx, headerConfigs);
 }
 
 function use(stored: StoredConfig | null, ref: string, ctx: RequestContext, headerConfigs: HeaderConfigs): Record<string, unknown> {

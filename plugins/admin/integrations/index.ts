@@ -8,11 +8,13 @@
  * plugin replaces those references with the stored provider and credentials (resolve.ts), from
  * memory: every integration is held in memory, credentials are opened on first use per revision.
  * Other plugins read integrations through `IntegrationsService` (contract.ts, service.ts).
+ * A body's `model: "@slug/model"` names an integration and its model in one field (model-route.ts).
  */
 import { Services, MAX_TIMER_MS, Stage, Type, changesIn, type Plugin, type PluginApi, type RawConfig, type RequestContext, type Static } from '../../../core/index.js';
 import { ControlPlaneServices } from './access.js';
 import { IntegrationCatalogue } from './catalogue.js';
 import { CredentialCache } from './credentials.js';
+import { routeByModel } from './model-route.js';
 import { IntegrationRepo } from './repo.js';
 import { callerOf, IntegrationResolver, referencesIntegration } from './resolve.js';
 import { registerRoutes } from './routes.js';
@@ -70,6 +72,10 @@ export default class IntegrationsPlugin implements Plugin<Options> {
       },
     });
     services.provide(IntegrationsService, createService(catalogue));
+
+    // `model: "@slug/model"`: after config.headers (CONFIG), before stored and default configs
+    // (STORED_CONFIG), so that a request naming its integration this way takes no default config.
+    api.hooks.resolveConfig.tap({ name: `${api.id}.model`, stage: Stage.BODY_ROUTE }, routeByModel);
 
     // After config.headers (CONFIG) and stored configs (STORED_CONFIG): the config is an object by now.
     // A callback tap: a config without references goes on synchronously (no promise, no microtask).

@@ -15,6 +15,8 @@ export interface WorkspaceRef {
   organisation_id: string;
   status: string;
   is_default: boolean;
+  /** The stored config (id) that routes requests of its keys that name none, unless the key has its own. */
+  default_config_id?: string | null;
 }
 
 /** Workspaces (answered from memory), members, users and key names. */

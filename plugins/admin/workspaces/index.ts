@@ -6,6 +6,7 @@
  */
 import { Services, MAX_TIMER_MS, timeOrderedId, Type, changesIn, type KeyStore, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { DirectoryService, OrgSettingsService, PeopleAdminService } from './contract.js';
+import { StoredConfigsService } from '../configs/contract.js';
 import { WorkspaceDirectory } from './directory.js';
 import { memberRoutes } from './member-routes.js';
 import { MIGRATIONS } from './migrations.js';
@@ -54,7 +55,8 @@ export default class WorkspacesPlugin implements Plugin<Options> {
     api.services.provide(PeopleAdminService, peopleAdmin(people, directory, keys, api.options.autoKeyScopes));
 
     const routes = [
-      ...workspaceRoutes(repo, directory),
+      // Stored configs (default_config_id) are optional and may be provided after this plugin: looked up on use.
+      ...workspaceRoutes(repo, directory, () => api.services.find(StoredConfigsService)),
       ...userRoutes(people, keys),
       ...memberRoutes({ people, directory, keys, autoKeyScopes: api.options.autoKeyScopes }),
       ...settingsRoutes(repo, directory),

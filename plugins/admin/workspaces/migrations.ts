@@ -45,4 +45,6 @@ export const MIGRATIONS: readonly string[] = [
   'CREATE INDEX workspace_members_user ON workspace_members (user_id)',
   // 1, or 0 while deactivated (SCIM active: false): such a person neither signs in nor calls with a JWT.
   'ALTER TABLE users ADD COLUMN active INTEGER NOT NULL DEFAULT 1',
+  // The stored config (admin.configs, by id) that routes requests of the workspace's keys that name none.
+  'ALTER TABLE workspaces ADD COLUMN default_config_id TEXT',
 ];

@@ -13,8 +13,12 @@ const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Description = Nullable(Type.String({ maxLength: 2000 }));
 const Role = Type.String({ minLength: 1, maxLength: 32 });
 
-const CreateWorkspace = Type.Object({ name: Name, slug: Opt(Slug), description: Opt(Description) }, { additionalProperties: false });
-const UpdateWorkspace = Type.Object({ name: Opt(Name), slug: Opt(Slug), description: Opt(Description) }, { additionalProperties: false, minProperties: 1 });
+/** A stored config's id or slug (admin.configs); stored as its id. */
+const DefaultConfigId = Type.String({ minLength: 1, maxLength: 255 });
+const CreateWorkspace = Type.Object({ name: Name, slug: Opt(Slug), description: Opt(Description), default_config_id: Opt(DefaultConfigId) }, { additionalProperties: false });
+const UpdateWorkspace = Type.Object({
+  name: Opt(Name), slug: Opt(Slug), description: Opt(Description), default_config_id: Opt(Nullable(DefaultConfigId)),
+}, { additionalProperties: false, minProperties: 1 });
 const CreateUser = Type.Object({
   email: Type.String({ pattern: '^[^\\s@]+@[^\\s@]+$', maxLength: 320, errorMessage: 'must be an email address' }),
   name: Opt(Type.String({ maxLength: 255 })),

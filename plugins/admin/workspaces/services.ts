@@ -28,7 +28,7 @@ export function directoryService(directory: WorkspaceDirectory, people: PeopleRe
       let ref = refs.get(workspace.row);
       if (!ref) {
         const row = workspace.row;
-        ref = Object.freeze({ id: row.id, slug: row.slug, name: row.name, organisation_id: row.organisation_id, status: row.status, is_default: row.is_default === 1 });
+        ref = Object.freeze({ id: row.id, slug: row.slug, name: row.name, organisation_id: row.organisation_id, status: row.status, is_default: row.is_default === 1, default_config_id: row.default_config_id });
         refs.set(row, ref);
       }
       return ref;

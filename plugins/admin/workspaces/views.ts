@@ -16,6 +16,7 @@ export function workspaceView(workspace: Workspace) {
     created_at: row.created_at,
     last_updated_at: row.last_updated_at,
     archived_at: row.archived_at,
+    default_config_id: row.default_config_id,
   };
 }
 

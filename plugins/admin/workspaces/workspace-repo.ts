@@ -21,12 +21,14 @@ export interface WorkspaceRow {
   created_at: string;
   last_updated_at: string;
   archived_at: string | null;
+  default_config_id: string | null;
 }
 
 export interface WorkspaceChanges {
   name?: string;
   slug?: string;
   description?: string | null;
+  default_config_id?: string | null;
 }
 
 export class WorkspaceRepo {
@@ -38,7 +40,7 @@ export class WorkspaceRepo {
 
   workspaces(): Promise<WorkspaceRow[]> {
     return this.store.all<WorkspaceRow>(
-      'SELECT id, organisation_id, slug, name, description, status, is_default, settings, created_at, last_updated_at, archived_at '
+      'SELECT id, organisation_id, slug, name, description, status, is_default, settings, created_at, last_updated_at, archived_at, default_config_id '
       + 'FROM workspaces ORDER BY created_at, id',
     );
   }
@@ -60,17 +62,17 @@ export class WorkspaceRepo {
     await this.store.run('INSERT INTO organisations (id, name, created_at, last_updated_at) VALUES (?, ?, ?, ?)', [id, name, now, now]);
   }
 
-  async insertWorkspace(row: Pick<WorkspaceRow, 'id' | 'organisation_id' | 'slug' | 'name' | 'description' | 'is_default' | 'created_at'>): Promise<void> {
+  async insertWorkspace(row: Pick<WorkspaceRow, 'id' | 'organisation_id' | 'slug' | 'name' | 'description' | 'is_default' | 'created_at' | 'default_config_id'>): Promise<void> {
     await this.store.run(
-      'INSERT INTO workspaces (id, organisation_id, slug, name, description, is_default, created_at, last_updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [row.id, row.organisation_id, row.slug, row.name, row.description, row.is_default, row.created_at, row.created_at],
+      'INSERT INTO workspaces (id, organisation_id, slug, name, description, is_default, created_at, last_updated_at, default_config_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [row.id, row.organisation_id, row.slug, row.name, row.description, row.is_default, row.created_at, row.created_at, row.default_config_id],
     );
   }
 
   async updateWorkspace(id: string, changes: WorkspaceChanges, now: string): Promise<void> {
     const sets = ['last_updated_at = ?'];
     const params: unknown[] = [now];
-    for (const key of ['name', 'slug', 'description'] as const) {
+    for (const key of ['name', 'slug', 'description', 'default_config_id'] as const) {
       if (changes[key] === undefined) continue;
       sets.push(`${key} = ?`);
       params.push(changes[key]);

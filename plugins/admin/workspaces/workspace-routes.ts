@@ -1,17 +1,20 @@
 /**
  * Workspaces:
- *   POST   /v1/workspaces           { name, slug?, description? }  → the record with its id
+ *   POST   /v1/workspaces           { name, slug?, description?, default_config_id? }  → the record with its id
  *   GET    /v1/workspaces           status (comma list of active, archived; archived only for owners and admins), current_page, page_size
  *   GET    /v1/workspaces/:id       by id or slug
- *   PUT    /v1/workspaces/:id       { name?, slug?, description? }
+ *   PUT    /v1/workspaces/:id       { name?, slug?, description?, default_config_id? (null clears) }
  *   DELETE /v1/workspaces/:id       archives it: the record stays, its keys are refused while archived
  * Scopes: workspaces.create | read | update | delete.
+ * `default_config_id` names a stored config (admin.configs) that routes requests of the workspace's
+ * keys that name no config; it must exist and not be another workspace's (stored as its id).
  */
 import {
   Errors, isOrganisationAdmin, isOrganisationLevel, listPage, noStoreJson, pageOf, parseBody, queryList, requireScope,
   requireWorkspaceRole, STRICT_PAGING, timeOrderedId, type RouteDef,
 } from '../../../core/index.js';
 import { organisationOf, requireActive, requireOrganisationLevel, workspaceParam } from './access.js';
+import type { StoredConfigs } from '../configs/contract.js';
 import type { WorkspaceDirectory } from './directory.js';
 import { createWorkspaceBody, slugify, updateWorkspaceBody } from './schemas.js';
 import { isUniqueViolation } from './unique-violation.js';
@@ -20,7 +23,14 @@ import type { WorkspaceRepo } from './workspace-repo.js';
 
 const STATUSES = ['active', 'archived'] as const;
 
-export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirectory): RouteDef[] {
+export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirectory, configs: () => StoredConfigs | undefined): RouteDef[] {
+  /** A default config named in a body, as its id; null clears it. */
+  const defaultConfig = async (ref: string | null | undefined, organisationId: string, workspaceId: string): Promise<string | null | undefined> => {
+    if (ref === undefined || ref === null) return ref;
+    const stored = configs();
+    if (!stored) throw Errors.invalidBody('default_config_id', 'needs stored configs (plugin admin.configs), which is not loaded');
+    return (await stored.defaultFor(organisationId, ref, workspaceId)).id;
+  };
   return [
     {
       method: 'POST', path: '/v1/workspaces', body: 'json',
@@ -33,9 +43,11 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
           throw slugTaken(body.slug);
         }
         const id = timeOrderedId();
+        const defaultConfigId = (await defaultConfig(body.default_config_id, organisationId, id)) ?? null;
         const slug = body.slug ?? freeSlug(directory, organisationId, body.name);
         await repo.insertWorkspace({
           id, organisation_id: organisationId, slug, name: body.name, description: body.description ?? null, is_default: 0, created_at: new Date().toISOString(),
+          default_config_id: defaultConfigId,
         }).catch((e) => {
           throw isUniqueViolation(e) ? slugTaken(slug) : e;
         });
@@ -74,7 +86,8 @@ export function workspaceRoutes(repo: WorkspaceRepo, directory: WorkspaceDirecto
           if (workspace.row.is_default === 1) throw Errors.invalidBody('slug', 'of the default workspace cannot change');
           if (directory.slugTaken(workspace.row.organisation_id, body.slug)) throw slugTaken(body.slug);
         }
-        await repo.updateWorkspace(workspace.row.id, body, new Date().toISOString()).catch((e) => {
+        const changes = { ...body, default_config_id: await defaultConfig(body.default_config_id, workspace.row.organisation_id, workspace.row.id) };
+        await repo.updateWorkspace(workspace.row.id, changes, new Date().toISOString()).catch((e) => {
           throw isUniqueViolation(e) ? slugTaken(body.slug!) : e;
         });
         await directory.changed();

@@ -6,11 +6,14 @@
  * window) get 401; verdicts are cached in memory and never outlive a key's validity. A key written
  * on any instance clears every instance's verdicts through the invalidation bus (Services.Changes);
  * without a relay (no Redis) other instances see it within `cacheTtlMs`.
+ * Inference and MCP routes also take the key as `Authorization: Bearer` or `x-api-key` when no
+ * `x-gw-api-key` is sent (caller-key.ts): what coding agents and MCP clients send.
  */
 import {
   Services, MAX_TIMER_MS, BoundedInteger, DAY_MS, Errors, Stage, systemClock, Type,
   changesIn, type Clock, type Plugin, type PluginApi, type Static,
 } from '../../../core/index.js';
+import { carriedKeyOf, takesCarriedKey } from './caller-key.js';
 import { ApiKeyStore } from './key-store.js';
 import { RotationScheduler } from './rotation-scheduler.js';
 import { DEFAULT_PREFIX, generateSecret } from './secrets.js';
@@ -70,12 +73,15 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
       const headers = ctx.request.headers;
       const secret = headers['x-gw-api-key'];
       if (!secret) {
-        const bearer = ctx.route.bearerKey ? bearerOf(headers['authorization']) : undefined;
-        if (!bearer) throw Errors.unauthorized(ctx.route.bearerKey ? 'missing x-gw-api-key or Authorization: Bearer header' : 'missing x-gw-api-key header');
-        const principal = await keys.verify(bearer);
-        if (!principal) throw Errors.unauthorized('unknown, expired, deleted or rotated-out gateway key in Authorization: Bearer');
-        // Taken off: nothing after this may send the gateway key on.
-        delete headers['authorization'];
+        const carried = takesCarriedKey(ctx.route) ? carriedKeyOf(headers) : undefined;
+        if (!carried) throw Errors.unauthorized(takesCarriedKey(ctx.route) ? 'missing x-gw-api-key, Authorization: Bearer or x-api-key header' : 'missing x-gw-api-key header');
+        const principal = await keys.verify(carried.token);
+        if (!principal) {
+          throw Errors.unauthorized(`the ${carried.header === 'authorization' ? 'Authorization: Bearer' : 'x-api-key'} token is not a known gateway key `
+            + '(unknown, expired, deleted or rotated out); to send a provider key in direct mode, send the gateway key as x-gw-api-key');
+        }
+        // Taken off: nothing after this (direct-mode headers, stored configs, forward_headers) may send the gateway key on.
+        delete headers[carried.header];
         ctx.principal = principal;
         return;
       }
@@ -91,13 +97,6 @@ export default class ApiKeyAuthPlugin implements Plugin<Options> {
   async close(): Promise<void> {
     await this.#scheduler?.stop();
   }
-}
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-/** The token of `Authorization: Bearer <token>`, or undefined. */
-function bearerOf(authorization: string | undefined): string | undefined {
-  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
 }
 
 async function seedFirstKey(keys: ApiKeyStore, api: PluginApi<Options>): Promise<void> {

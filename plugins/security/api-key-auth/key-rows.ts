@@ -30,11 +30,12 @@ export interface KeyRow {
   previous_key_hash: string | null;
   previous_valid_until: number | null;
   pending_secret: string | null;
+  default_config_id: string | null;
 }
 
 export const KEY_COLUMNS = 'id, name, type, key_hash, organisation_id, workspace_id, user_id, role, scopes, status, created_at, updated_at, '
   + 'expires_at, last_reset_at, rotation_period, rotation_period_days, next_rotation_at, key_transition_period_ms, '
-  + 'previous_key_hash, previous_valid_until, pending_secret';
+  + 'previous_key_hash, previous_valid_until, pending_secret, default_config_id';
 
 export function seconds(ms: number): number {
   return Math.floor(ms / 1000);
@@ -69,6 +70,7 @@ export function toView(row: KeyRow, nowMs: number): ApiKeyView {
     rotation_period_days: row.rotation_period_days,
     previous_key_valid_until: inTransition ? iso(row.previous_valid_until) : null,
     has_pending_secret: row.pending_secret !== null,
+    default_config_id: row.default_config_id,
   };
 }
 
@@ -84,6 +86,7 @@ export function toPrincipal(row: KeyRow): Principal {
   const role = roleOf(row, scopes);
   if (role !== undefined) principal.role = role;
   if (row.user_id !== null) principal['userId'] = row.user_id;
+  if (row.default_config_id !== null) principal.defaultConfigId = row.default_config_id;
   return Object.freeze(principal);
 }
 

@@ -161,18 +161,19 @@ export class ApiKeyStore implements KeyStore {
       last_reset_at: null, rotation_period: rotation.period, rotation_period_days: rotation.days, next_rotation_at: rotation.next,
       key_transition_period_ms: rotation.transitionMs, previous_key_hash: null, previous_valid_until: null,
       pending_secret: options.pending ? this.#seal(secret, id) : null,
+      default_config_id: input.defaultConfigId ?? null,
     };
     assertStorableTimes({ expires_at: row.expires_at, next_rotation_at: row.next_rotation_at });
     // The record is made before the write: whatever fails, fails with nothing stored.
     const record = toView(row, nowMs);
     await this.store.run(
       'INSERT INTO api_keys (id, name, type, key_hash, organisation_id, workspace_id, user_id, role, scopes, status, created_at, updated_at, '
-      + 'expires_at, rotation_period, rotation_period_days, next_rotation_at, key_transition_period_ms, pending_secret) '
-      + 'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      + 'expires_at, rotation_period, rotation_period_days, next_rotation_at, key_transition_period_ms, pending_secret, default_config_id) '
+      + 'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
         row.id, row.name, row.type, row.key_hash, row.organisation_id, row.workspace_id, row.user_id, row.role, row.scopes, row.status,
         row.created_at, row.updated_at, row.expires_at, row.rotation_period, row.rotation_period_days, row.next_rotation_at,
-        row.key_transition_period_ms, row.pending_secret,
+        row.key_transition_period_ms, row.pending_secret, row.default_config_id,
       ],
     );
     this.#changed();
@@ -229,6 +230,10 @@ export class ApiKeyStore implements KeyStore {
     if (patch.expiresAtMs !== undefined) {
       sets.push('expires_at = ?');
       params.push(patch.expiresAtMs === null ? null : seconds(patch.expiresAtMs));
+    }
+    if (patch.defaultConfigId !== undefined) {
+      sets.push('default_config_id = ?');
+      params.push(patch.defaultConfigId);
     }
     if (patch.rotation !== undefined) {
       const rotation = this.#rotationColumns(patch.rotation ?? undefined, nowMs);

@@ -38,4 +38,6 @@ export const MIGRATIONS: readonly string[] = [
   'CREATE INDEX api_keys_next_rotation_at ON api_keys (next_rotation_at)',
   'CREATE INDEX api_keys_workspace_user ON api_keys (workspace_id, user_id)',
   'CREATE INDEX api_keys_organisation ON api_keys (organisation_id, created_at)',
+  /** The stored config (id) that routes the key's requests that name none (admin.configs reads it from the principal). */
+  'ALTER TABLE api_keys ADD COLUMN default_config_id TEXT',
 ];
