@@ -8,13 +8,17 @@
 import { compile, FormFile, Nullable, StringEnum, Type, type Issue, type TSchema } from '../../../core/index.js';
 
 const Model = Type.String({ minLength: 1 });
+/** One of `values`, or null (OpenAI allows null for most optional fields); reported with the values. */
+const NullableEnum = (values: string[]) => Type.Union([StringEnum(values), Type.Null()], {
+  errorMessage: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')} or null`,
+});
 const Prompt = Type.String({ minLength: 1, maxLength: 32000 });
 const N = Nullable(Type.Integer({ minimum: 1, maximum: 10 }));
-const Size = Nullable(StringEnum(['auto', '256x256', '512x512', '1024x1024', '1536x1024', '1024x1536', '1792x1024', '1024x1792']));
-const ImageQuality = Nullable(StringEnum(['auto', 'standard', 'hd', 'low', 'medium', 'high']));
-const ImageResponseFormat = Nullable(StringEnum(['url', 'b64_json']));
-const Background = Nullable(StringEnum(['transparent', 'opaque', 'auto']));
-const OutputFormat = Nullable(StringEnum(['png', 'jpeg', 'webp']));
+const Size = NullableEnum(['auto', '256x256', '512x512', '1024x1024', '1536x1024', '1024x1536', '1792x1024', '1024x1792']);
+const ImageQuality = NullableEnum(['auto', 'standard', 'hd', 'low', 'medium', 'high']);
+const ImageResponseFormat = NullableEnum(['url', 'b64_json']);
+const Background = NullableEnum(['transparent', 'opaque', 'auto']);
+const OutputFormat = NullableEnum(['png', 'jpeg', 'webp']);
 const OutputCompression = Nullable(Type.Integer({ minimum: 0, maximum: 100 }));
 const PartialImages = Nullable(Type.Integer({ minimum: 0, maximum: 3 }));
 const Stream = Nullable(Type.Boolean());
@@ -29,9 +33,9 @@ const imageGeneration = Type.Object({
   size: Type.Optional(Size),
   quality: Type.Optional(ImageQuality),
   response_format: Type.Optional(ImageResponseFormat),
-  style: Type.Optional(Nullable(StringEnum(['vivid', 'natural']))),
+  style: Type.Optional(NullableEnum(['vivid', 'natural'])),
   background: Type.Optional(Background),
-  moderation: Type.Optional(Nullable(StringEnum(['low', 'auto']))),
+  moderation: Type.Optional(NullableEnum(['low', 'auto'])),
   output_format: Type.Optional(OutputFormat),
   output_compression: Type.Optional(OutputCompression),
   partial_images: Type.Optional(PartialImages),
@@ -49,7 +53,7 @@ const imageEdit = Type.Object({
   quality: Type.Optional(ImageQuality),
   response_format: Type.Optional(ImageResponseFormat),
   background: Type.Optional(Background),
-  input_fidelity: Type.Optional(Nullable(StringEnum(['high', 'low']))),
+  input_fidelity: Type.Optional(NullableEnum(['high', 'low'])),
   output_format: Type.Optional(OutputFormat),
   output_compression: Type.Optional(OutputCompression),
   partial_images: Type.Optional(PartialImages),
