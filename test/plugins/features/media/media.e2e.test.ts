@@ -256,6 +256,33 @@ describe('feature.media: images and audio through the gateway (openai SDK, end t
       ]);
     });
 
+    it('a transcription stream cut by the provider ends with an error event, not as if whole', async () => {
+      mock.next({ streamCutAfter: 2 });
+      const form = new FormData();
+      form.set('model', 'gpt-4o-transcribe');
+      form.set('stream', 'true');
+      form.set('file', new Blob([AUDIO], { type: 'audio/wav' }), 'cut.wav');
+      const reply = await postForm('/v1/audio/transcriptions', form);
+      expect(reply.status).to.equal(200);
+      const events = (await reply.text()).trim().split('\n\n');
+      expect(events).to.have.length(3);
+      expect(JSON.parse(events[1]!.replace(/^(event: .*\n)?data: /, '')).type).to.equal('transcript.text.delta');
+      const last = JSON.parse(events[2]!.slice('data: '.length));
+      expect(last.error.message).to.match(/provider openai/);
+    });
+
+    it('the cache keys a form by its file digest: the same file hits, another file misses', async () => {
+      const config = { ...target(), cache: { mode: 'simple' } };
+      const first = await client(config).audio.transcriptions.create({ model: 'whisper-1', file: await audioFile('c.wav', 'cache-me') }).withResponse();
+      const again = await client(config).audio.transcriptions.create({ model: 'whisper-1', file: await audioFile('c.wav', 'cache-me') }).withResponse();
+      const other = await client(config).audio.transcriptions.create({ model: 'whisper-1', file: await audioFile('c.wav', 'cache-you') }).withResponse();
+      expect(first.response.headers.get('x-gw-cache-status')).to.equal('MISS');
+      expect(again.response.headers.get('x-gw-cache-status')).to.equal('HIT');
+      expect(again.data.text).to.equal(first.data.text);
+      expect(other.response.headers.get('x-gw-cache-status')).to.equal('MISS');
+      expect(mock.requests).to.have.length(2);
+    });
+
     it('writes one log row per call, with its endpoint', async () => {
       const trace = `media-log-${Date.now()}`;
       const c = client(target(), { 'x-gw-trace-id': trace });
