@@ -11,6 +11,7 @@ import { BOOLEAN_FIELDS, NUMBER_FIELDS } from './schemas.js';
 
 const MAX_PARTS = 256;
 const MAX_FILENAME = 255;
+const UNSAFE_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 export async function readForm(request: GatewayRequest, maxBytes: number): Promise<Record<string, unknown>> {
   const contentType = request.headers['content-type'] ?? '';
@@ -54,7 +55,8 @@ function parse(body: AsyncIterable<Uint8Array>, contentType: string, maxBytes: n
     const put = (rawName: string, value: unknown) => {
       const many = rawName.endsWith('[]');
       const name = many ? rawName.slice(0, -2) : rawName;
-      if (name === '') return;
+      // A form names its own fields: never let one reach an object's prototype.
+      if (name === '' || UNSAFE_NAMES.has(name)) return;
       const existing = fields[name];
       if (existing === undefined) fields[name] = many ? [value] : value;
       else if (Array.isArray(existing)) existing.push(value);

@@ -283,6 +283,23 @@ describe('feature.media: images and audio through the gateway (openai SDK, end t
       expect(mock.requests).to.have.length(2);
     });
 
+    it('request_timeout applies: a provider too slow to answer speech gives 408', async () => {
+      mock.next({ delayMs: 1000 });
+      const e = await apiError(() => client({ ...target(), request_timeout: 150 }).audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'late' }));
+      expect(e.status).to.equal(408);
+    });
+
+    it('form field names that would reach a prototype are dropped', async () => {
+      const form = new FormData();
+      form.set('model', 'whisper-1');
+      form.append('__proto__[]', 'x');
+      form.set('constructor', 'y');
+      form.set('file', new Blob([AUDIO], { type: 'audio/wav' }), 'p.wav');
+      const reply = await postForm('/v1/audio/transcriptions', form);
+      expect(reply.status).to.equal(200);
+      expect(Object.keys(formOf(mock).fields)).to.deep.equal(['model']);
+    });
+
     it('writes one log row per call, with its endpoint', async () => {
       const trace = `media-log-${Date.now()}`;
       const c = client(target(), { 'x-gw-trace-id': trace });
@@ -294,6 +311,17 @@ describe('feature.media: images and audio through the gateway (openai SDK, end t
       const rows = ((await reply.json()) as { data: { endpoint: string; status: number; path: string }[] }).data;
       expect(rows.map((r) => r.endpoint).sort()).to.deep.equal(['createSpeech', 'createTranscription', 'imageGenerate']);
       expect(rows.every((r) => r.status === 200)).to.equal(true);
+
+      // Audio cut after its head: the row says the call failed, though the client got a 200 head.
+      const cutTrace = `${trace}-cut`;
+      slow.next({ streamCutAfter: 1 });
+      const cut = await client(target(slow), { 'x-gw-trace-id': cutTrace }).audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'cut short' });
+      await cut.arrayBuffer().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 50));
+      await gw.gateway.runtime.services.get(RequestLogsService).flush();
+      const cutRows = ((await (await fetch(`${gw.url}/v1/logs?trace_id=${cutTrace}`, { headers: { 'x-gw-api-key': TEST_API_KEY } })).json()) as { data: { status: number }[] }).data;
+      expect(cutRows).to.have.length(1);
+      expect(cutRows[0]!.status).to.equal(502);
     });
   });
 
