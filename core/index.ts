@@ -28,6 +28,7 @@ export * from './call-subject.js';
 export * from './request-values.js';
 export * from './keys.js';
 export * from './files.js';
+export { encodeMultipart, FormFile, isFormBody, type EncodedForm } from './form-data.js';
 export * from './state.js';
 export * from './changes.js';
 export * from './record-catalogue.js';

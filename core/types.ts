@@ -104,6 +104,11 @@ export interface EndpointDef {
    * another endpoint, the body and the answer translated both ways (an API format in front of chat).
    */
   bridge?: EndpointBridge;
+  /**
+   * Whether a provider's answer other than JSON passes through as it comes (audio bytes, text
+   * transcripts, an event stream the body asked for otherwise than with `stream: true`); default false.
+   */
+  rawAnswer?: boolean;
   /** Whether its streams always report usage near their end (chat streams do only when `stream_options.include_usage` asks). */
   streamUsage?: boolean;
   /**

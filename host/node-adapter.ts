@@ -155,6 +155,11 @@ async function pipeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>
       if (done || res.destroyed) break;
       if (!res.write(value)) await drainOrClose(res);
     }
+  } catch (e) {
+    // A stream that fails (raw audio cut by its provider; guarded event streams never throw) must
+    // not end as if whole: the connection is dropped, so the client sees the body fail.
+    res.destroy();
+    throw e;
   } finally {
     if (res.destroyed) await iterator.return?.();
     else res.end();

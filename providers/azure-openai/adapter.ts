@@ -6,7 +6,7 @@
  * adapter's transforms are looked up in the provider registry when a rerank request arrives.
  */
 import {
-  Errors, type AdapterInput, type ConfigNode, type EndpointAdapter, type ProviderAdapter, type ProxyBase, type Registry, type UpstreamRequest,
+  encodeMultipart, Errors, isFormBody, type AdapterInput, type ConfigNode, type EndpointAdapter, type ProviderAdapter, type ProxyBase, type Registry, type UpstreamRequest,
 } from '../../core/index.js';
 import { azureHeaders } from './auth.js';
 import { aiUrl, azureKind, openaiUrl, proxyRoot } from './route.js';
@@ -28,7 +28,11 @@ function passThrough(operation: string, streamed: boolean): EndpointAdapter {
       const t = input.target;
       const kind = azureKind(t);
       const url = kind === 'openai' ? openaiUrl(t, operation, input.body['model']) : aiUrl(t, kind, '/v1' + operation);
-      return { url, method: 'POST', headers: azureHeaders(t, kind), body: requestBytes(input) };
+      const headers = azureHeaders(t, kind);
+      if (!isFormBody(input.body)) return { url, method: 'POST', headers, body: requestBytes(input) };
+      // A form body (image edits, transcriptions) goes out as multipart again, written for this attempt.
+      const form = encodeMultipart(input.body);
+      return { url, method: 'POST', headers: { ...headers, 'content-type': form.contentType, 'content-length': String(form.length) }, body: form.body };
     },
     ...(streamed ? { stream: (body: AsyncIterable<Uint8Array>) => dropPromptFilterHead(body) } : {}),
   };
@@ -78,6 +82,11 @@ export function createAzureAdapter(providers: Registry<ProviderAdapter>): Provid
       chatComplete: passThrough('/chat/completions', true),
       complete: passThrough('/completions', true),
       embed: passThrough('/embeddings', false),
+      imageGenerate: passThrough('/images/generations', false),
+      imageEdit: passThrough('/images/edits', false),
+      createSpeech: passThrough('/audio/speech', false),
+      createTranscription: passThrough('/audio/transcriptions', false),
+      createTranslation: passThrough('/audio/translations', false),
       rerank: rerank(providers),
     },
     validateTarget: validateAzureTarget,

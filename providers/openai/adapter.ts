@@ -6,7 +6,7 @@
  * The same adapter serves the OpenAI-compatible presets (presets.ts) under their own ids.
  */
 import {
-  baseUrlOf, type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter,
+  baseUrlOf, encodeMultipart, isFormBody, type AdapterInput, type ConfigNode, type EndpointAdapter, type Issue, type ProviderAdapter,
   type ProxyBase, type UpstreamRequest,
 } from '../../core/index.js';
 import { withOpenAICredentials } from './credentials.js';
@@ -19,6 +19,11 @@ const PATHS: Readonly<Record<string, string>> = {
   complete: '/completions',
   embed: '/embeddings',
   moderate: '/moderations',
+  imageGenerate: '/images/generations',
+  imageEdit: '/images/edits',
+  createSpeech: '/audio/speech',
+  createTranscription: '/audio/transcriptions',
+  createTranslation: '/audio/translations',
 };
 
 function buildHeaders(target: ConfigNode): Record<string, string> {
@@ -34,14 +39,24 @@ export function requestBytes(input: AdapterInput): string | Uint8Array {
 function endpoint(path: string, defaultBase: string): EndpointAdapter {
   return {
     request(input: AdapterInput): UpstreamRequest {
-      return {
+      const request: UpstreamRequest = {
         url: baseUrlOf(input.target, defaultBase) + path,
         method: 'POST',
         headers: buildHeaders(input.target),
         body: requestBytes(input),
       };
+      return isFormBody(input.body) ? asForm(request, input.body) : request;
     },
   };
+}
+
+/** A form body (image edits, transcriptions) goes out as multipart again, written for this attempt. */
+export function asForm(request: UpstreamRequest, body: Readonly<Record<string, unknown>>): UpstreamRequest {
+  const form = encodeMultipart(body);
+  request.headers['content-type'] = form.contentType;
+  request.headers['content-length'] = String(form.length);
+  request.body = form.body;
+  return request;
 }
 
 export interface OpenAIAdapterOptions {

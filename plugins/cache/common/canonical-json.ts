@@ -10,6 +10,9 @@ export function canonicalJson(value: unknown, skipTopLevel?: ReadonlySet<string>
 
 function write(value: unknown, skip: ReadonlySet<string> | undefined): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  // What JSON.stringify would write for it: a form's file part is its descriptor (name, size, digest), not its bytes.
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return write(toJSON.call(value), skip);
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {

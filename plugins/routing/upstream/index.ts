@@ -112,6 +112,11 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
     }
     return streamAnswer(endpointAdapter, input, reply.body, reply.status, upstreamHeaders, provider, bridge);
   }
+  if (!contentType.includes('json') && endpoint.rawAnswer) {
+    // Audio, text transcripts, or an event stream the body asked for (speech's stream_format).
+    if (contentType.includes('text/event-stream')) return streamAnswer(endpointAdapter, input, reply.body, reply.status, upstreamHeaders, provider);
+    return rawAnswer(reply.body, reply.status, contentType, upstreamHeaders, provider, attempt);
+  }
   if (!contentType.includes('json')) {
     await reply.dump().catch(() => undefined);
     return failure(Errors.badGateway(`provider ${provider} answered with ${contentType || 'no content-type'}, not JSON`, provider), provider);
@@ -171,6 +176,40 @@ async function streamAnswer(
     retries: 0,
     upstreamHeaders,
     response: { status, headers: copyResponseHeaders(upstreamHeaders, SSE_HEADERS['content-type']!, SSE_HEADERS), stream },
+  };
+}
+
+/**
+ * A binary (or plain text) answer streamed through as it comes: the first chunk is awaited so that a
+ * provider failing before it still falls back; a failure after it cuts the connection (no event
+ * can be written into audio bytes), and observers learn of it from the context.
+ */
+async function rawAnswer(
+  body: AsyncIterable<Uint8Array>, status: number, contentType: string, upstreamHeaders: Record<string, string>,
+  provider: string, attempt: Attempt,
+): Promise<Outcome> {
+  let started: AsyncIterable<Uint8Array>;
+  try {
+    started = await prefetchFirst(body);
+  } catch (e) {
+    if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    return failure(streamFailure(e, provider), provider);
+  }
+  const ctx = attempt.ctx;
+  async function* watched(): AsyncGenerator<Uint8Array> {
+    try {
+      yield* started;
+    } catch (e) {
+      ctx.streamError = streamFailure(e, provider);
+      throw e;
+    }
+  }
+  return {
+    status,
+    provider,
+    retries: 0,
+    upstreamHeaders,
+    response: { status, headers: copyResponseHeaders(upstreamHeaders, contentType), stream: watched() },
   };
 }
 

@@ -143,6 +143,17 @@ describe('policy.rate-limits: enforcement (end to end)', () => {
       expect(statusesOf([await embed(), await embed()])).to.deep.equal([200, 429]);
     });
 
+    it('endpoint_type: image and audio endpoints are limited by their own ids (feature.media)', async () => {
+      await createPolicy(gw, policy(1, { conditions: [{ key: 'endpoint_type', value: ['createSpeech', 'imageGenerate'] }] }));
+      const speech = () => chat(gw, mock, { path: '/v1/audio/speech', body: { model: 'tts-1', voice: 'alloy', input: 'hi' } });
+      const image = () => chat(gw, mock, { path: '/v1/images/generations', body: { prompt: 'a fox' } });
+      const first = await speech();
+      expect(first.status).to.equal(200);
+      expect(first.text).to.equal('ID3-mock-audio:hi');
+      expect(statusesOf([await speech(), await image()])).to.deep.equal([429, 429]);
+      expect(statusesOf([await chat(gw, mock)])).to.deep.equal([200]);
+    });
+
     it('metadata: value lists, "*" and excludes select the requests counted', async () => {
       await createPolicy(gw, policy(1, { conditions: [{ key: 'metadata.team', value: '*', excludes: 'ops' }], group_by: [{ key: 'metadata.team' }] }));
       expect((await chat(gw, mock)).status, 'no team: not selected').to.equal(200);
