@@ -41,6 +41,8 @@ export interface SessionEnd {
 }
 
 const OVERSIZED = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+/** The status of the request signal's reason when the client went away (Errors.clientClosed). */
+const CLIENT_CLOSED = 499;
 
 export class RealtimeSession {
   readonly #usage = new SessionUsage();
@@ -73,7 +75,10 @@ export class RealtimeSession {
     });
     this.#wireUpstream();
     this.#wireClient(end);
-    const onStop = () => this.#closeBoth(GOING_AWAY, 'the gateway is shutting down');
+    // The request's signal also ends when the client's socket closes: that close speaks for itself.
+    const onStop = () => {
+      if ((stop.reason as { status?: number } | undefined)?.status !== CLIENT_CLOSED) this.#closeBoth(GOING_AWAY, 'the gateway is shutting down');
+    };
     if (stop.aborted) onStop();
     else stop.addEventListener('abort', onStop, { once: true });
     client.once('close', () => stop.removeEventListener('abort', onStop));
