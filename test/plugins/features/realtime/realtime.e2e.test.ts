@@ -273,6 +273,31 @@ describe('feature.realtime (end to end)', () => {
     });
   });
 
+  it('rate limits run at the upgrade (endpoint_type realtime): 429 before the switch, no upstream connection', async () => {
+    const limited = await startGateway();
+    try {
+      const res = await fetch(`${limited.url}/v1/policies/rate-limits`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-gw-api-key': TEST_API_KEY },
+        body: JSON.stringify({ conditions: [{ key: 'endpoint_type', value: 'realtime' }], group_by: [{ key: 'api_key' }], type: 'requests', unit: 'rpm', value: 1 }),
+      });
+      expect(res.status, await res.text()).to.equal(200);
+      const base = `${limited.url.replace('http://', 'ws://')}/v1/realtime?model=${MODEL}`;
+      const first = opened(await connect(base, { headers: direct() }));
+      await first.event('session.created');
+      first.ws.close(1000);
+      await first.closed;
+      const second = refused(await connect(base, { headers: direct() }));
+      expect(second.status).to.equal(429);
+      expect(second.body.error.code).to.equal('rate_limited');
+      expect(mock.handshakes).to.have.length(1);
+      // Chat is not under the realtime policy.
+      const chat = await fetch(`${limited.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-gw-api-key': TEST_API_KEY, 'x-gw-provider': 'openai', authorization: 'Bearer sk', 'x-gw-custom-host': 'http://127.0.0.1:1/v1' }, body: '{}' });
+      expect(chat.status).not.to.equal(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   describe('time-outs and shutdown', () => {
     it('closes a session idle for idleTimeoutMs with 1001 on both sides', async () => {
       const idle = await startGateway({ plugins: [{ use: RealtimePlugin, options: { idleTimeoutMs: 300 } }] });
