@@ -177,6 +177,23 @@ describe('feature.realtime (end to end)', () => {
       expect(reply.body.error.code).to.equal('outbound_host_denied');
     });
 
+    it('a host name resolving to a denied address is refused while connecting (1014), before any upstream handshake', async () => {
+      const denying = await startGateway({ env: { GW_OUTBOUND_DENY: '127.0.0.0/8,::1/128' } });
+      try {
+        const port = new URL(mock.url).port;
+        const base = `${denying.url.replace('http://', 'ws://')}/v1/realtime?model=${MODEL}`;
+        const literal = refused(await connect(base, { headers: direct({ 'x-gw-custom-host': `http://127.0.0.1:${port}/v1` }) }));
+        expect(literal.status).to.equal(403);
+        const client = opened(await connect(base, { headers: direct({ 'x-gw-custom-host': `http://localhost:${port}/v1` }) }));
+        const closed = await client.closed;
+        expect(closed.code).to.equal(1014);
+        expect(closed.reason).to.match(/^upstream unreachable: outbound host "localhost" \(address (127\.0\.0\.1|::1)\) is refused/);
+        expect(mock.handshakes).to.have.length(0);
+      } finally {
+        await denying.stop();
+      }
+    });
+
     it('400 in the error envelope for a malformed handshake', async () => {
       const reply = await rawUpgrade(gw.url, { 'x-gw-api-key': TEST_API_KEY, 'sec-websocket-version': '8' });
       expect(reply).to.match(/^HTTP\/1\.1 400 /);
