@@ -4,13 +4,12 @@
  * provider's credential headers. OpenAI-compatible providers: `<base>/realtime?<query>`, the base
  * being the target's `custom_host` or the provider's default from the options, http(s) turned
  * into ws(s). Azure OpenAI: `wss://<resource>.openai.azure.com/openai/realtime?api-version&deployment`
- * with `api-key`. The client's query goes along, minus the gateway's own parameters.
+ * with `api-key`. The client's query goes along, minus the gateway's own parameters (`x-gw-*`).
  */
 import {
   baseUrlOf, childSettings, Errors, inherit, type ConfigNode, type HeaderMap, type KeyRoles,
 } from '../../../core/index.js';
 import { withOpenAICredentials } from '../../../providers/openai/credentials.js';
-import { QUERY_HEADERS } from './handshake.js';
 
 export interface UpstreamTarget {
   provider: string;
@@ -25,6 +24,7 @@ export interface TargetOptions {
 }
 
 const AZURE = 'azure-openai';
+const GATEWAY_PREFIX = 'x-gw-';
 /** Client headers a realtime server reads, passed on as they came. */
 const PASSED_HEADERS = ['openai-beta', 'openai-safety-identifier'];
 
@@ -48,7 +48,8 @@ export function upstreamTarget(target: ConfigNode, query: URLSearchParams, clien
     if (value !== undefined) headers[name] = value;
   }
   const forwarded = new URLSearchParams();
-  for (const [name, value] of query) if (!(QUERY_HEADERS as readonly string[]).includes(name)) forwarded.append(name, value);
+  // As with headers, nothing named x-gw-* goes to a provider.
+  for (const [name, value] of query) if (!name.toLowerCase().startsWith(GATEWAY_PREFIX)) forwarded.append(name, value);
 
   if (provider === AZURE && typeof target.custom_host !== 'string') return azureTarget(target, forwarded, headers, options);
   const known = Object.hasOwn(options.providers, provider) ? options.providers[provider] : undefined;

@@ -86,7 +86,7 @@ describe('feature.realtime (end to end)', () => {
 
     it('subprotocol form (browsers): the key comes as openai-insecure-api-key.<key>, the config as a query parameter, and neither goes upstream', async () => {
       const config = JSON.stringify({ provider: 'openai', api_key: 'sk-query', custom_host: `${mock.url}/v1` });
-      const client = opened(await connect(url(`model=${MODEL}&x-gw-config=${encodeURIComponent(config)}&x-gw-trace-id=ignored`), {
+      const client = opened(await connect(url(`model=${MODEL}&x-gw-config=${encodeURIComponent(config)}&X-GW-Trace-Id=ignored&voice=alloy`), {
         protocols: ['realtime', `openai-insecure-api-key.${TEST_API_KEY}`, 'openai-beta.realtime-v1'],
       }));
       expect(client.protocol).to.equal('realtime');
@@ -104,7 +104,7 @@ describe('feature.realtime (end to end)', () => {
       const handshake = mock.handshakes[0]!;
       expect(handshake.protocols).to.deep.equal(['realtime', 'openai-beta.realtime-v1']);
       expect(handshake.headers['authorization']).to.equal('Bearer sk-query');
-      expect([...handshake.query.keys()]).to.deep.equal(['model', 'x-gw-trace-id']);
+      expect([...handshake.query.keys()]).to.deep.equal(['model', 'voice']);
       expect(JSON.stringify(handshake.headers) + handshake.query.toString()).not.to.include(TEST_API_KEY);
     });
 
