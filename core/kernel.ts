@@ -23,7 +23,7 @@ import type { Completion, Hooks } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { Logger } from './logger.js';
 import type {
-  AttemptRunner, GatewayRequest, GatewayResponse, Outcome, RequestContext, RouteDef, Target,
+  AttemptRunner, GatewayRequest, GatewayResponse, Outcome, RequestContext, RouteDef, Target, UpgradeRequest,
 } from './types.js';
 
 const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
@@ -86,6 +86,31 @@ export class Kernel {
     // before the answer was chosen (held by an output guardrail, then a fallback) was answered otherwise.
     ctx.streamError = undefined;
     return answer;
+  }
+
+  /**
+   * Runs a matched route's `upgrade` handler after `onRequest`: undefined once the handler took the
+   * connection over, else the refusal to write (never throws). Refusals go through `respond` as
+   * every answer does; the host reports them with `complete`.
+   */
+  async handleUpgrade(ctx: RequestContext, upgrade: UpgradeRequest): Promise<GatewayResponse | undefined> {
+    let response: GatewayResponse;
+    try {
+      const handler = ctx.route.upgrade;
+      if (!handler) throw Errors.invalidRequest(`${ctx.route.method} ${ctx.route.path} does not switch protocols`, null, 'upgrade_not_supported');
+      if (ctx.route.protected !== false) await this.hooks.onRequest.promise(ctx);
+      const refusal = await handler.call(ctx.route, ctx, upgrade);
+      if (!refusal) return undefined;
+      response = refusal;
+    } catch (e) {
+      response = this.errorResponse(e, ctx);
+    }
+    for (const name in ctx.responseHeaders) response.headers[name] ??= ctx.responseHeaders[name]!;
+    try {
+      return await this.hooks.respond.promise(response, ctx);
+    } catch (e) {
+      return this.errorResponse(e, ctx);
+    }
   }
 
   /** The handler of every inference route. */

@@ -11,8 +11,13 @@ import type { OutboundPolicy } from './outbound-policy.js';
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-export function policyConnector(policy: OutboundPolicy, options: buildConnector.BuildOptions = {}): buildConnector.connector {
-  const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
+/**
+ * A `lookup` for node:net / node:http connections (a WebSocket client's too) that refuses a host
+ * resolving to an address the policy denies. IP literals are not looked up: judge the host first
+ * with `policy.judgeHost`.
+ */
+export function policyLookup(policy: OutboundPolicy) {
+  return (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
     const all: LookupAllOptions = { ...lookupOptions, all: true };
     dnsLookup(hostname, all, (error, addresses) => {
       if (error) return callback(error, []);
@@ -23,6 +28,10 @@ export function policyConnector(policy: OutboundPolicy, options: buildConnector.
       callback(null, first.address, first.family);
     });
   };
+}
+
+export function policyConnector(policy: OutboundPolicy, options: buildConnector.BuildOptions = {}): buildConnector.connector {
+  const lookup = policyLookup(policy);
   const connect = buildConnector({ ...options, lookup } as buildConnector.BuildOptions);
   return (connectOptions, callback) => {
     const refusal = policy.judgeHost(connectOptions.hostname);

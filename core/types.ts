@@ -85,6 +85,26 @@ export interface RouteDef {
   /** The inference endpoint this route serves, when it is one. */
   endpoint?: EndpointDef;
   handler(ctx: RequestContext): Promise<GatewayResponse>;
+  /**
+   * For a request that asks to switch protocols (`Connection: upgrade`, a WebSocket handshake):
+   * runs after `onRequest` instead of `handler`. It takes the connection over and resolves
+   * undefined, or refuses with an answer (the host writes it as plain HTTP and closes). A taken
+   * connection is the handler's: it tells observers of the session's end with `kernel.complete`.
+   * On routes without it an upgrade request is refused (400 `upgrade_not_supported`).
+   */
+  upgrade?(ctx: RequestContext, upgrade: UpgradeRequest): Promise<GatewayResponse | undefined>;
+}
+
+/**
+ * A protocol switch as the host received it. The kernel never looks inside: the node host gives its
+ * IncomingMessage, the socket (a Duplex) and the bytes read past the headers, for a WebSocket
+ * library's `handleUpgrade(message, socket, head)`.
+ */
+export interface UpgradeRequest {
+  readonly host: 'node';
+  readonly message: unknown;
+  readonly socket: unknown;
+  readonly head: Uint8Array;
 }
 
 /** An inference endpoint in the unified (OpenAI) format: chat, completions, embeddings ... */

@@ -79,6 +79,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'feature.responses': () => import('../plugins/features/responses/index.js'),
   'feature.messages': () => import('../plugins/features/messages/index.js'),
   'feature.media': () => import('../plugins/features/media/index.js'),
+  'feature.realtime': () => import('../plugins/features/realtime/index.js'),
   'feature.prompts': () => import('../plugins/features/prompts/index.js'),
   'admin.api-keys': () => import('../plugins/admin/api-keys/index.js'),
   'admin.workspaces': () => import('../plugins/admin/workspaces/index.js'),

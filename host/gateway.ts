@@ -11,7 +11,9 @@ import { requireKeyCheck } from './key-check.js';
 import { registerHealth } from './health.js';
 import { MISSING_PLUGIN_HINTS } from './builtins.js';
 import { createFetchHandler, type FetchHandler } from './fetch-adapter.js';
-import { createNodeHandler, type NodeHandler, type NodeHandlerState } from './node-adapter.js';
+import {
+  createNodeHandler, createNodeUpgradeHandler, UpgradedConnections, type NodeHandler, type NodeHandlerState, type NodeUpgradeHandler,
+} from './node-adapter.js';
 
 export interface GatewayOptions {
   /** The plugins to load, replacing the default preset. */
@@ -39,10 +41,15 @@ export interface Gateway {
    * that already read the body, the parser's `req.body` (or `req.rawBody`) is used.
    */
   readonly handle: NodeHandler;
+  /**
+   * node:http `upgrade` listener (`server.on('upgrade', gateway.upgrade)`): protocol switches
+   * (WebSocket) on routes that take them over; others are refused in the error envelope.
+   */
+  readonly upgrade: NodeUpgradeHandler;
   /** Web-standard handler. With `next`, unknown paths go to it. */
   readonly fetch: FetchHandler;
   readonly runtime: Runtime;
-  /** Answers carry `connection: close` from now on (used by a host while it drains). */
+  /** Answers carry `connection: close` from now on and taken-over sessions are told to end (used by a host while it drains). */
   startDraining(): void;
   close(): Promise<void>;
 }
@@ -60,12 +67,15 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     throw e;
   }
   const state: NodeHandlerState = { draining: false };
+  const upgraded = new UpgradedConnections();
   return {
     handle: createNodeHandler(runtime, state),
+    upgrade: createNodeUpgradeHandler(runtime, state, upgraded),
     fetch: createFetchHandler(runtime),
     runtime,
     startDraining: () => {
       state.draining = true;
+      upgraded.drain();
     },
     close: () => runtime.close(),
   };

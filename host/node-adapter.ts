@@ -5,7 +5,8 @@
  * client that goes away aborts the upstream call. Behind a body parser that already read the
  * body (Express, Fastify), the parser's result is used instead (parsed-body.ts).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { once } from 'node:events';
 import { DEFAULT_JSON_MAX_DEPTH, Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
 import { readNodeBody, streamedBody } from './client-body.js';
@@ -19,6 +20,72 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: Nod
 export interface NodeHandlerState {
   /** Set while shutting down: answers carry `connection: close` so keep-alive clients let go. */
   draining: boolean;
+}
+
+/** node's `upgrade` event: a request asking to switch protocols, its socket and the bytes read past its headers. */
+export type NodeUpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/**
+ * Taken-over connections (WebSocket sessions): their requests' signals are aborted when the
+ * gateway starts draining, so the route that holds each one can close it cleanly.
+ */
+export class UpgradedConnections {
+  readonly #live = new Set<AbortController>();
+
+  track(request: NodeRequest): void {
+    const abort = request.abortController();
+    this.#live.add(abort);
+    abort.signal.addEventListener('abort', () => this.#live.delete(abort), { once: true });
+  }
+
+  /** Aborts every live session's request (with 503: the gateway is going away). */
+  drain(): void {
+    for (const abort of [...this.#live]) abort.abort(Errors.unavailable('the gateway is shutting down'));
+  }
+}
+
+/**
+ * node:http `upgrade` handler: the route's `upgrade` runs after onRequest (kernel.handleUpgrade);
+ * a refusal is written as plain HTTP on the raw socket, which is then closed. Unknown paths get the
+ * usual 404/405; while draining, 503.
+ */
+export function createNodeUpgradeHandler(runtime: Runtime, state: NodeHandlerState, live: UpgradedConnections): NodeUpgradeHandler {
+  const { kernel, registries } = runtime;
+  return (req, socket, head) => {
+    socket.on('error', () => undefined); // a reset before the handshake is not ours to report
+    const method = req.method ?? 'GET';
+    const { path, query } = splitUrl(req.url ?? '/');
+    const match = registries.routes.match(method, path);
+    if (!match.route) return writeRaw(socket, missResponse(match.allowed, method, path));
+    if (state.draining) return writeRaw(socket, errorResponse(Errors.unavailable('the gateway is shutting down')));
+    const request = new NodeRequest(req, (gone) => socket.once('close', gone), method, path, query, toHeaderMap(req));
+    live.track(request);
+    const ctx = kernel.createContext(request, match.route, match.params);
+    kernel.handleUpgrade(ctx, { host: 'node', message: req, socket, head }).then(
+      (refusal) => {
+        if (!refusal) return; // the route holds the connection now and reports its end itself
+        writeRaw(socket, refusal);
+        kernel.complete(ctx, refusal);
+      },
+      (e) => {
+        const response = errorResponse(Errors.internal());
+        writeRaw(socket, response);
+        kernel.complete(ctx, response, e);
+      },
+    );
+  };
+}
+
+/** An answer written on a socket node no longer manages (after `upgrade`); the connection is closed after it. */
+function writeRaw(socket: Duplex, response: GatewayResponse): void {
+  if (socket.destroyed) return;
+  void drainStream(response);
+  const body = response.json ? response.json.bytes() : response.raw ?? '';
+  const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const headers: Record<string, string> = { ...response.headers, 'content-length': String(bytes.byteLength), connection: 'close' };
+  let head = `HTTP/1.1 ${response.status} ${STATUS_TEXT[response.status] ?? STATUS_CODES[response.status] ?? ''}\r\n`;
+  for (const name in headers) head += `${name}: ${headers[name]!.replace(/[\r\n]/g, ' ')}\r\n`;
+  socket.end(Buffer.concat([Buffer.from(head + '\r\n', 'latin1'), bytes]));
 }
 
 export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): NodeHandler {
@@ -37,7 +104,9 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
       return;
     }
     const route = match.route;
-    const request = new NodeRequest(req, res, method, path, query, toHeaderMap(req));
+    const request = new NodeRequest(req, (gone) => res.once('close', () => {
+      if (!res.writableFinished) gone();
+    }), method, path, query, toHeaderMap(req));
     const ctx = kernel.createContext(request, route, match.params);
     const mode = bodyMode(route, method);
     let loadBody: (() => Promise<void>) | undefined;
@@ -93,7 +162,7 @@ function toHeaderMap(req: IncomingMessage): HeaderMap {
  * A request of the node front end. Its abort signal is made on first use (a cache hit or a refusal
  * never needs one); a client that goes away before the answer is written aborts it.
  */
-class NodeRequest implements GatewayRequest {
+export class NodeRequest implements GatewayRequest {
   body: unknown = undefined;
   rawBody?: Uint8Array;
   bodyStream?: AsyncIterable<Uint8Array>;
@@ -101,9 +170,10 @@ class NodeRequest implements GatewayRequest {
   #abort: AbortController | undefined;
   #closed = false;
 
+  /** `onGone` registers the callback for a client that went away before its answer was whole. */
   constructor(
     req: IncomingMessage,
-    res: ServerResponse,
+    onGone: (gone: () => void) => void,
     readonly method: string,
     readonly path: string,
     readonly query: URLSearchParams,
@@ -111,19 +181,23 @@ class NodeRequest implements GatewayRequest {
   ) {
     // An https server (or TLS embedding) hands us a TLS socket.
     this.secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-    res.once('close', () => {
-      if (res.writableFinished) return;
+    onGone(() => {
       this.#closed = true;
       this.#abort?.abort(Errors.clientClosed());
     });
   }
 
   get signal(): AbortSignal {
+    return this.abortController().signal;
+  }
+
+  /** The controller behind `signal` (made on first use). */
+  abortController(): AbortController {
     if (!this.#abort) {
       this.#abort = new AbortController();
       if (this.#closed) this.#abort.abort(Errors.clientClosed());
     }
-    return this.#abort.signal;
+    return this.#abort;
   }
 }
 

@@ -46,6 +46,14 @@ export async function serve(gateway: Gateway, options: ServeOptions): Promise<Ru
   const latest = new WeakMap<Duplex, ServerResponse>();
   const logger = gateway.runtime.services.get(Services.Logger);
   server.on('clientError', clientErrorListener(limits, (socket) => latest.get(socket), logger));
+  // Sockets taken over by an upgrade (WebSocket sessions): node's connection bookkeeping no longer
+  // sees them, so a stop that outlasts its bound destroys those still open.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    gateway.upgrade(req, socket, head);
+  });
   let inFlight = 0;
   let idle: (() => void) | undefined;
   server.on('request', (req, res) => {
@@ -81,6 +89,13 @@ export async function serve(gateway: Gateway, options: ServeOptions): Promise<Ru
         clearTimeout(timer);
       }
       server.closeAllConnections();
+      if (upgraded.size > 0) {
+        const timer = setTimeout(() => {
+          for (const socket of upgraded) socket.destroy();
+        }, options.shutdownTimeoutMs);
+        await closed;
+        clearTimeout(timer);
+      }
       await closed;
       await gateway.close();
     })();
