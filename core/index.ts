@@ -13,7 +13,7 @@ export {
 } from './schema.js';
 export type { GatewaySettings } from './settings.js';
 export {
-  guardSseStream, parseSse, prefetchFirst, sseData, SSE_HEADERS, StreamCutError, StreamErrorEvent, toSse, type SseEvent,
+  guardEventStream, guardSseStream, parseSse, prefetchFirst, sseData, SSE_HEADERS, StreamCutError, StreamErrorEvent, toSse, type EventStreamEnding, type LastEvent, type SseEvent,
 } from './sse.js';
 export * from './unified.js';
 export { rankedResults, rerankDocumentTexts, type RerankAnswer, type RerankDocument, type RerankResult } from './rerank.js';

@@ -212,3 +212,74 @@ class SseLineParser {
 export async function* toSse(chunks: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
   for await (const chunk of chunks) yield sseData(chunk);
 }
+
+/** The last whole event of a stream: its type (the `event:` line, else its data's `type`), its data, and the data parsed. */
+export interface LastEvent {
+  type: string | undefined;
+  data: string;
+  /** The data as JSON; undefined when it is not JSON. */
+  json: unknown;
+}
+
+/** How a stream in another event format than OpenAI's ends (Messages, image and audio events ...). */
+export interface EventStreamEnding {
+  /** Whole, the upstream's own error (its data), or cut; `last` is undefined when the stream ends inside an event or has none. */
+  judge(last: LastEvent | undefined): 'whole' | 'cut' | { error: string };
+  /** The SSE text of the event telling the client the stream failed, from onError's envelope. */
+  errorEvent(envelope: unknown): string;
+}
+
+/** The stream's last characters kept to read its last event (an image event is large: its end is enough). */
+const EVENT_TAIL_CHARS = 64 * 1024;
+
+/**
+ * guardSseStream for other event formats: chunks pass as they come; a stream the ending's `judge`
+ * does not find whole ends with one error event of its format (after what closes the event it
+ * stopped in), and one whose last event is the upstream's own error gets nothing more (onError
+ * hears of it as a StreamErrorEvent).
+ */
+export async function* guardEventStream(
+  source: AsyncIterable<Uint8Array>, onError: (e: unknown) => unknown, ending: EventStreamEnding,
+): AsyncGenerator<Uint8Array> {
+  const decoder = new TextDecoder();
+  let tail = '';
+  try {
+    for await (const chunk of source) {
+      if (chunk.byteLength === 0) continue;
+      tail += decoder.decode(chunk, { stream: true });
+      if (tail.length > 2 * EVENT_TAIL_CHARS) tail = tail.slice(-EVENT_TAIL_CHARS);
+      yield chunk;
+    }
+  } catch (e) {
+    yield encoder.encode(separatorAfter(tail) + ending.errorEvent(onError(e)));
+    return;
+  }
+  tail = (tail + decoder.decode()).replace(/\r\n?/g, '\n');
+  const verdict = ending.judge(lastEventIn(tail));
+  if (verdict === 'whole') return;
+  if (verdict !== 'cut') {
+    onError(new StreamErrorEvent(verdict.error));
+    return;
+  }
+  yield encoder.encode(separatorAfter(tail) + ending.errorEvent(onError(new StreamCutError())));
+}
+
+/** The last event of a stream's text (line ends already `\n`); undefined when the text stops inside one. */
+function lastEventIn(tail: string): LastEvent | undefined {
+  if (!tail.endsWith('\n\n')) return undefined;
+  const text = tail.trimEnd();
+  let type: string | undefined;
+  let data = '';
+  for (const line of text.slice(text.lastIndexOf('\n\n') + 1).split('\n')) {
+    if (line.startsWith('event:')) type = line.slice(6).trim();
+    else if (line.startsWith('data:')) data += (data ? '\n' : '') + line.slice(line.startsWith('data: ') ? 6 : 5);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    json = undefined;
+  }
+  const dataType = (json as { type?: unknown } | null | undefined)?.type;
+  return { type: type ?? (typeof dataType === 'string' ? dataType : undefined), data, json };
+}
