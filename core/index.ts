@@ -60,7 +60,7 @@ export type { Runtime } from './boot.js';
 export { PluginLoadError } from './loader.js';
 export type * from './config/types.js';
 export { validateConfig } from './config/validate.js';
-export { childSettings, inherit } from './config/inherit.js';
+export { childSettings, firstLeaf, inherit } from './config/inherit.js';
 export { ConfigKeys, type ConfigContribution, type HeaderField } from './config/keys.js';
 export { fieldKindOf, type ConfigFieldKind } from './config/fields.js';
 export { beneathConfig, headerConfigFields, HeaderConfigs } from './config/headers.js';

@@ -6,6 +6,7 @@
  * plugins that own them (`roles`, the gateway's ConfigKeys).
  */
 import type { ConfigNode, KeyRoles } from './types.js';
+import type { Target } from '../types.js';
 
 export function inherit(parent: ConfigNode | undefined, node: ConfigNode, roles: KeyRoles): ConfigNode {
   if (!parent) return { ...node };
@@ -25,4 +26,24 @@ export function childSettings(settings: ConfigNode, roles: KeyRoles): ConfigNode
   const out: ConfigNode = {};
   for (const key in settings) if (!roles.isNodeOnly(key)) out[key] = settings[key];
   return out;
+}
+
+/**
+ * The config's first leaf (depth first, `targets[0]` at every level) with the settings it inherits,
+ * exactly as the kernel would merge them for that leaf, and its `$path` as the kernel names it. What
+ * a call that cannot try twice goes to (stateful fine-tuning ids, a streamed proxy body, a realtime
+ * session): the config's primary, never load-balanced nor fallen back from.
+ */
+export function firstLeaf(config: ConfigNode, roles: KeyRoles): Target {
+  let settings = inherit(undefined, config, roles);
+  let node = config;
+  let path = 'config';
+  while (node.targets && node.targets.length > 0) {
+    const child = node.targets[0]!;
+    settings = inherit(childSettings(settings, roles), child, roles);
+    node = child;
+    path += '.targets[0]';
+  }
+  Object.defineProperty(settings, '$path', { value: path, enumerable: false });
+  return settings as Target;
 }

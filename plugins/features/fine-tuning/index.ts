@@ -12,13 +12,12 @@
  * the field) and passed on as the provider's bytes. The gateway keeps no fine-tuning state.
  */
 import {
-  MAX_TIMER_MS, Errors, JsonPayload, objectBody, Services, Type,
+  MAX_TIMER_MS, Errors, firstLeaf, JsonPayload, objectBody, Services, Type,
   type GatewayResponse, type Plugin, type PluginApi, type RequestContext, type Static,
 } from '../../../core/index.js';
 import { callProvider, providerTarget } from './provider-call.js';
 import { pageQuery, readPage } from './query.js';
 import { answerIssue, createJobIssues, type AnswerShape } from './schemas.js';
-import { firstLeaf } from './target.js';
 
 const Options = Type.Object({
   /**

@@ -15,13 +15,13 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
-  Errors, GatewayError, MAX_TIMER_MS, OutboundPolicy, policyLookup, Services, Stage, Type,
+  Errors, firstLeaf, GatewayError, MAX_TIMER_MS, OutboundPolicy, policyLookup, Services, Stage, Type,
   type EndpointDef, type Plugin, type PluginApi, type RequestContext, type RouteDef, type Static, type UpgradeRequest,
 } from '../../../core/index.js';
 import { adoptBrowserCredentials, chosenProtocol, KEY_PROTOCOL_PREFIX, offeredProtocols } from './handshake.js';
 import { reportSession } from './report.js';
 import { RealtimeSession } from './session.js';
-import { firstLeaf, upstreamTarget } from './upstream-target.js';
+import { upstreamTarget } from './upstream-target.js';
 
 const Options = Type.Object({
   /**

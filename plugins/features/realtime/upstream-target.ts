@@ -7,7 +7,7 @@
  * with `api-key`. The client's query goes along, minus the gateway's own parameters (`x-gw-*`).
  */
 import {
-  baseUrlOf, childSettings, Errors, inherit, type ConfigNode, type HeaderMap, type KeyRoles,
+  baseUrlOf, Errors, type ConfigNode, type HeaderMap,
 } from '../../../core/index.js';
 import { withOpenAICredentials } from '../../../providers/openai/credentials.js';
 
@@ -27,17 +27,6 @@ const AZURE = 'azure-openai';
 const GATEWAY_PREFIX = 'x-gw-';
 /** Client headers a realtime server reads, passed on as they came. */
 const PASSED_HEADERS = ['openai-beta', 'openai-safety-identifier'];
-
-export function firstLeaf(config: ConfigNode, roles: KeyRoles): ConfigNode {
-  let node = config;
-  let settings: ConfigNode = { ...config };
-  while (node.targets && node.targets.length > 0) {
-    const parent = childSettings(settings, roles);
-    node = node.targets[0]!;
-    settings = inherit(parent, node, roles);
-  }
-  return settings;
-}
 
 export function upstreamTarget(target: ConfigNode, query: URLSearchParams, clientHeaders: HeaderMap, options: TargetOptions): UpstreamTarget {
   const provider = target.provider;

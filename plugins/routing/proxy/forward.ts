@@ -6,11 +6,10 @@
  * the provider's answer too; only no answer at all (refused, reset) is the gateway's 502.
  */
 import {
-  Errors, isGatewayError, type GatewayRequest, type GatewayResponse, type Kernel, type ProviderAdapter, type Registry,
+  Errors, firstLeaf, isGatewayError, type GatewayRequest, type GatewayResponse, type Kernel, type ProviderAdapter, type Registry,
   type RequestContext, type Transport, type UpstreamReply,
 } from '../../../core/index.js';
 import { describeNetworkError } from '../upstream/network-errors.js';
-import { firstTarget } from './first-target.js';
 import { answerHeaders, upstreamHeaders } from './headers.js';
 import { proxiedUrl } from './upstream-url.js';
 
@@ -24,7 +23,7 @@ export interface ProxyDeps {
 export async function forward(ctx: RequestContext, deps: ProxyDeps): Promise<GatewayResponse> {
   const rest = ctx.params['*'] ?? '';
   const config = await deps.kernel.resolveConfig(ctx);
-  const target = firstTarget(config, deps.kernel.configKeys);
+  const target = firstLeaf(config, deps.kernel.configKeys);
   const providerId = target.provider;
   if (typeof providerId !== 'string' || providerId === '') throw Errors.invalidConfig('provider', 'is required: the proxy forwards to the provider the request names');
   const adapter = deps.providers.get(providerId);

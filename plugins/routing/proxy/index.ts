@@ -4,7 +4,7 @@
  * the target's credentials (the adapter's `proxyBase`), behind the gateway key, the body streamed
  * both ways, the provider's answer passed on as it is. One log row and the rate limits apply
  * (endpoint_type `proxy`). Without this plugin, such paths answer 404. See forward.ts for one
- * request, first-target.ts for which target, upstream-url.ts for the path rules.
+ * request, core's firstLeaf for which target, upstream-url.ts for the path rules.
  */
 import {
   Services, Type, type EndpointDef, type Plugin, type PluginApi, type RouteDef, type Static,
