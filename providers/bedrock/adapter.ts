@@ -1,9 +1,10 @@
 /**
- * The Bedrock (cloudA) adapter: chat through Converse / ConverseStream and rerank through the agent
- * runtime's Rerank, every request signed with SigV4 (core/cloud-auth/aws-sigv4.ts, as `bedrock`). Transforms live in their own files;
+ * The Bedrock (cloudA) adapter: chat through Converse / ConverseStream, rerank through the agent
+ * runtime's Rerank, and the Messages API natively for Claude models (claude-messages.ts), every request signed with SigV4 (core/cloud-auth/aws-sigv4.ts, as `bedrock`). Transforms live in their own files;
  * this one builds URLs and wires the endpoints.
  */
 import { JsonPayload, signedAwsPost, type AdapterInput, type EndpointAdapter, type GatewayError, type ProviderAdapter, type UpstreamRequest } from '../../core/index.js';
+import { claudeMessagesEndpoints } from './claude-messages.js';
 import { toConverseRequest } from './chat-request.js';
 import { fromConverseResponse } from './chat-response.js';
 import { converseStreamToSse } from './chat-stream.js';
@@ -48,11 +49,15 @@ function sign(input: AdapterInput, url: string, accept: string, body: string): P
 
 const errorOf: BedrockEndpointAdapter['error'] = (status, body, _input, headers) => bedrockHttpError(status, body, headers);
 
+/** A runtime operation on the body's model: `/model/{modelId}/{operation}`. */
+function modelUrl(input: AdapterInput, operation: string): string {
+  return `${runtimeBase(input.target)}/model/${encodePathSegment(modelOf(input))}/${operation}`;
+}
+
 const chat: BedrockEndpointAdapter = {
   streamContentType: EVENT_STREAM_CONTENT_TYPE,
   request(input) {
-    const operation = input.stream ? 'converse-stream' : 'converse';
-    const url = `${runtimeBase(input.target)}/model/${encodePathSegment(modelOf(input))}/${operation}`;
+    const url = modelUrl(input, input.stream ? 'converse-stream' : 'converse');
     return sign(input, url, input.stream ? EVENT_STREAM_CONTENT_TYPE : 'application/json', JSON.stringify(toConverseRequest(input.body)));
   },
   response(body, input) {
@@ -76,10 +81,12 @@ const rerank: BedrockEndpointAdapter = {
   error: errorOf,
 };
 
+const { messages, countTokens } = claudeMessagesEndpoints(sign, modelUrl, errorOf, EVENT_STREAM_CONTENT_TYPE);
+
 export function createBedrockAdapter(): ProviderAdapter {
   return {
     id: PROVIDER_ID,
-    endpoints: { chatComplete: chat, rerank },
+    endpoints: { chatComplete: chat, rerank, messages, countTokens },
     validateTarget: validateBedrockTarget,
   };
 }

@@ -8,7 +8,7 @@
  *                                   other provider is reached through its chat adapter (the endpoint's
  *                                   bridge: to-chat.ts, from-chat.ts, stream-translate.ts).
  *   POST /v1/messages/count_tokens  endpoint `countTokens`: native when the request's one provider
- *                                   counts (anthropic), else an estimate (count-estimate.ts) answered
+ *                                   counts this model (anthropic; Claude on Bedrock), else an estimate (count-estimate.ts) answered
  *                                   with `x-gw-token-count: estimate`.
  * Errors on both routes are answered in Anthropic's shape (errors.ts); streams are guarded by the
  * Messages rules (stream-guard.ts: whole when they end with message_stop, else an `error` event).
@@ -88,7 +88,9 @@ export default class MessagesPlugin implements Plugin {
         // One provider that counts: its own count, through the lifecycle (retries, logs ...).
         const config = await kernel.resolveConfig(ctx);
         const provider = config.targets?.length ? undefined : config.provider;
-        if (typeof provider === 'string' && providers.get(provider)?.endpoints['countTokens']) return run(ctx);
+        const counter = typeof provider === 'string' ? providers.get(provider)?.endpoints['countTokens'] : undefined;
+        // An adapter may count only some models (Claude on Bedrock): the others get the estimate.
+        if (counter && counter.accepts?.(body) !== false) return run(ctx);
         return {
           status: 200,
           headers: { 'content-type': 'application/json', 'x-gw-token-count': 'estimate' },

@@ -15,9 +15,14 @@ describe('bedrock adapter', () => {
   const rerank = adapter.endpoints['rerank'] as BedrockEndpointAdapter;
   const body = { model: 'mistral.mistral-large-2407-v1:0', messages: [{ role: 'user', content: 'hi' }] };
 
-  it('serves chatComplete and rerank only', () => {
+  it('serves chatComplete, rerank, and Messages and countTokens for Claude only', () => {
     expect(adapter.id).to.equal('bedrock');
-    expect(Object.keys(adapter.endpoints).sort()).to.deep.equal(['chatComplete', 'rerank']);
+    expect(Object.keys(adapter.endpoints).sort()).to.deep.equal(['chatComplete', 'countTokens', 'messages', 'rerank']);
+    for (const id of ['messages', 'countTokens']) {
+      const endpoint = adapter.endpoints[id]!;
+      expect(endpoint.accepts?.({ model: 'us.anthropic.claude-sonnet-4-20250514-v1:0' }), id).to.equal(true);
+      expect(endpoint.accepts?.({ model: 'amazon.nova-lite-v1:0' }), id).to.equal(false);
+    }
     expect(chat.streamContentType).to.equal(EVENT_STREAM_CONTENT_TYPE);
   });
 

@@ -1,6 +1,6 @@
 /**
  * feature.messages on the clouds that host Claude: Claude on Vertex AI natively (rawPredict /
- * streamRawPredict with the client's body), Gemini on Vertex and Claude on Bedrock through chat
+ * streamRawPredict with the client's body), Gemini on Vertex and non-Claude Bedrock models through chat
  * (generateContent; Converse), against the loopback Vertex and Bedrock mocks (which check tokens and
  * SigV4 signatures).
  */
@@ -13,7 +13,8 @@ import { messagesClient } from './messages-client.js';
 
 const CLAUDE_ON_VERTEX = 'claude-3-5-sonnet-v2@20241022';
 const GEMINI = 'gemini-2.0-flash-001';
-const CLAUDE_ON_BEDROCK = 'anthropic.claude-3-5-haiku-20241022-v1:0';
+const NOVA_ON_BEDROCK = 'amazon.nova-lite-v1:0';
+// Claude on Bedrock speaks Messages natively: test/providers/bedrock/claude-messages.e2e.test.ts.
 
 describe('feature.messages on Vertex AI and Bedrock (end to end)', () => {
   let gw: TestGateway;
@@ -64,15 +65,15 @@ describe('feature.messages on Vertex AI and Bedrock (end to end)', () => {
     expect(message.usage.output_tokens).to.be.greaterThan(0);
   });
 
-  it('reaches Claude on Bedrock through chat (Converse), plain and streamed', async () => {
+  it('reaches a non-Claude Bedrock model through chat (Converse), plain and streamed', async () => {
     const config = {
       provider: 'bedrock', custom_host: bedrock.url, cloudA_region: MOCK_AWS.region,
       cloudA_access_key_id: MOCK_AWS.accessKeyId, cloudA_secret_access_key: MOCK_AWS.secretAccessKey,
     };
-    const plain = await client(config).create(ask(CLAUDE_ON_BEDROCK));
+    const plain = await client(config).create(ask(NOVA_ON_BEDROCK));
     expect(bedrock.requests[bedrock.requests.length - 1]!.path).to.contain('/converse');
     expect(plain.message.content[0].type).to.equal('text');
-    const streamed = await client(config).stream(ask(CLAUDE_ON_BEDROCK));
+    const streamed = await client(config).stream(ask(NOVA_ON_BEDROCK));
     expect(bedrock.requests[bedrock.requests.length - 1]!.path).to.contain('/converse-stream');
     expect(streamed.message.content[0].text).to.equal(plain.message.content[0].text);
     expect(streamed.message.stop_reason).to.equal('end_turn');
