@@ -6,10 +6,11 @@
  */
 import { expect } from 'chai';
 import { RequestLogsService } from '../../../../plugins/observe/logs/contract.js';
-import { startAnthropicMock, type MockAnthropic } from '../../../fixtures/mock-anthropic.js';
-import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
-import { startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
+import type { MockAnthropic } from '../../../fixtures/mock-anthropic.js';
+import type { MockOpenAI } from '../../../fixtures/mock-openai.js';
+import { TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import { apiError } from './messages-client.js';
+import { startMessagesUpstreams, type MessagesUpstreams } from './mocks.js';
 import { sdkClient } from './sdk-client.js';
 
 const CLAUDE = 'claude-mock-model';
@@ -25,20 +26,13 @@ describe('feature.messages in the lifecycle (end to end)', () => {
     sdkClient(gw.url, { 'x-gw-api-key': TEST_API_KEY, 'x-gw-config': JSON.stringify(config), ...headers });
   const ask = (text: string, extra: Record<string, unknown> = {}) => ({ model: CLAUDE, max_tokens: 64, messages: [{ role: 'user', content: text }], ...extra });
 
+  let upstreams: MessagesUpstreams | undefined;
   before(async () => {
-    anthropic = await startAnthropicMock();
-    openai = await startMockOpenAI();
-    gw = await startGateway();
+    upstreams = await startMessagesUpstreams();
+    ({ anthropic, openai, gw } = upstreams);
   });
-  after(async () => {
-    await gw?.stop();
-    await anthropic?.close();
-    await openai?.close();
-  });
-  beforeEach(() => {
-    anthropic.reset();
-    openai.reset();
-  });
+  after(() => upstreams?.stop());
+  beforeEach(() => upstreams!.reset());
 
   it('falls back from a failing translated target to a native one', async () => {
     openai.next({ status: 503 });

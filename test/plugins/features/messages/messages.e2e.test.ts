@@ -4,10 +4,11 @@
  * OpenAI mock, translated through chat. Both mocks check what they receive as their APIs do.
  */
 import { expect } from 'chai';
-import { MOCK_TOOL_PREAMBLE, startAnthropicMock, type MockAnthropic } from '../../../fixtures/mock-anthropic.js';
-import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
-import { startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
+import { MOCK_TOOL_PREAMBLE, type MockAnthropic } from '../../../fixtures/mock-anthropic.js';
+import type { MockOpenAI } from '../../../fixtures/mock-openai.js';
+import { TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
 import { apiError, messagesClient } from './messages-client.js';
+import { startMessagesUpstreams, type MessagesUpstreams } from './mocks.js';
 
 const CLAUDE = 'claude-sonnet-4-5';
 const GPT = 'gpt-4o-mini';
@@ -25,20 +26,13 @@ describe('feature.messages (end to end)', () => {
     messagesClient(gw.url, { 'x-gw-api-key': TEST_API_KEY, 'x-gw-config': JSON.stringify(config), ...headers });
   const chatBody = () => openai.requests[openai.requests.length - 1]!.body;
 
+  let upstreams: MessagesUpstreams | undefined;
   before(async () => {
-    anthropic = await startAnthropicMock();
-    openai = await startMockOpenAI();
-    gw = await startGateway();
+    upstreams = await startMessagesUpstreams();
+    ({ anthropic, openai, gw } = upstreams);
   });
-  after(async () => {
-    await gw?.stop();
-    await anthropic?.close();
-    await openai?.close();
-  });
-  beforeEach(() => {
-    anthropic.reset();
-    openai.reset();
-  });
+  after(() => upstreams?.stop());
+  beforeEach(() => upstreams!.reset());
 
   describe('natively to anthropic', () => {
     it('passes the body as it is and the Message back as it is', async () => {

@@ -7,9 +7,10 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { expect } from 'chai';
-import { startAnthropicMock, type MockAnthropic } from '../../../fixtures/mock-anthropic.js';
-import { startMockOpenAI, type MockOpenAI } from '../../../fixtures/mock-openai.js';
-import { startGateway, TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
+import type { MockAnthropic } from '../../../fixtures/mock-anthropic.js';
+import type { MockOpenAI } from '../../../fixtures/mock-openai.js';
+import { TEST_API_KEY, type TestGateway } from '../../../helpers/gateway.js';
+import { startMessagesUpstreams, type MessagesUpstreams } from './mocks.js';
 
 type Params = Anthropic.MessageCreateParamsNonStreaming;
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -41,20 +42,13 @@ describe('feature.messages with the official Anthropic SDK (end to end)', () => 
   };
   const errorBody = (e: InstanceType<typeof Anthropic.APIError>) => e.error as { type: string; error: { type: string; message: string }; provider?: string };
 
+  let upstreams: MessagesUpstreams | undefined;
   before(async () => {
-    anthropic = await startAnthropicMock();
-    openai = await startMockOpenAI();
-    gw = await startGateway();
+    upstreams = await startMessagesUpstreams();
+    ({ anthropic, openai, gw } = upstreams);
   });
-  after(async () => {
-    await gw?.stop();
-    await anthropic?.close();
-    await openai?.close();
-  });
-  beforeEach(() => {
-    anthropic.reset();
-    openai.reset();
-  });
+  after(() => upstreams?.stop());
+  beforeEach(() => upstreams!.reset());
 
   for (const [name, config] of [['natively to anthropic', native], ['translated to openai', viaChat]] as const) {
     describe(name, () => {
