@@ -18,7 +18,7 @@ const Options = Type.Object({
 
 type Options = Static<typeof Options>;
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
  * Proxied requests count as an endpoint of their own (limits' endpoint_type, logs, metrics); their

@@ -92,6 +92,18 @@ describe('route.proxy (end to end)', () => {
       expect(last()).to.deep.include({ method: 'DELETE', path: '/v1/vector_stores/vs_1' });
     });
 
+    it('HEAD and OPTIONS reach the provider too: status and headers back, no body for HEAD', async () => {
+      const headers = gwHeaders();
+      const head = await rawRequest(gw.url, 'HEAD', '/v1/assistants?limit=1', headers);
+      expect(head.status).to.equal(200);
+      expect(head.text).to.equal('');
+      expect(head.headers['x-request-id']).to.be.a('string');
+      expect(last()).to.deep.include({ method: 'HEAD', path: '/v1/assistants', query: { limit: '1' } });
+      const options = await rawRequest(gw.url, 'OPTIONS', '/v1/assistants', headers);
+      expect(options.status).to.equal(200);
+      expect(JSON.parse(options.text)).to.include({ method: 'OPTIONS', path: '/v1/assistants' });
+    });
+
     it('an upstream error reaches the SDK as the provider sent it (status, body)', async () => {
       try {
         await client().get('/fail/418');
