@@ -32,6 +32,7 @@ export { encodeMultipart, FormFile, isFormBody, type EncodedForm } from './form-
 export * from './state.js';
 export * from './changes.js';
 export * from './record-catalogue.js';
+export * from './record-table.js';
 export { WorkLeases, workLeasesIn } from './leases.js';
 export * from './periodic-work.js';
 export * from './outcome.js';
