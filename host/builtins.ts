@@ -100,6 +100,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, Loader>> = {
   'observe.feedback': () => import('../plugins/observe/feedback/index.js'),
   'observe.metrics': () => import('../plugins/observe/metrics/index.js'),
   'observe.tracing': () => import('../plugins/observe/tracing/index.js'),
+  'console.web': () => import('../plugins/console/web/index.js'),
 };
 
 /** Ids of built-ins that were renamed: gateway files naming the old id keep working. */

@@ -1,0 +1,19 @@
+/**
+ * The console's pages, in the order of the navigation. `scope` hides a page from a caller whose
+ * rights do not include it (the gateway refuses them anyway: this only keeps the menu honest).
+ */
+import type { FunctionComponent } from 'preact';
+import { Home } from './home';
+
+export interface PageDef {
+  id: string;
+  label: string;
+  scope?: string;
+  /** Shown under "Administration" in the navigation. */
+  admin?: boolean;
+  component: FunctionComponent;
+}
+
+export const PAGES: readonly PageDef[] = [
+  { id: '', label: 'Home', component: Home },
+];

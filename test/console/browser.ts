@@ -1,0 +1,91 @@
+/**
+ * The console's browser tests run in Debian's Chromium (never a downloaded browser), driven by
+ * playwright-core. Without a `chromium` on the PATH they are skipped with a note, except under
+ * CI=true, where .ci/run installs it and a missing browser is a failure. They run once, on the
+ * SQLite pass: the routes behind the pages are tested on both stores by their own suites.
+ */
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
+import { startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../helpers/gateway.js';
+
+/** The flags this machine needs: no sandbox (root), no GPU, and no calls home of Chromium's own. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run',
+  '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions',
+];
+
+export function chromiumPath(): string | undefined {
+  const named = process.env['GW_CHROMIUM'];
+  if (named) return named;
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    const candidate = join(dir, 'chromium');
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** `describe` for browser tests: skipped (with the reason) when no Chromium is here, or on the PostgreSQL pass. */
+export function describeInBrowser(title: string, body: (this: Mocha.Suite) => void): void {
+  const executable = chromiumPath();
+  if (process.env['GW_TEST_RECORD_STORE'] === 'postgres') {
+    describe.skip(`${title} (browser tests run on the SQLite pass only)`, body);
+  } else if (!executable && process.env['CI'] !== 'true') {
+    describe.skip(`${title} (no chromium on the PATH: apt-get install chromium)`, body);
+  } else {
+    describe(title, body);
+  }
+}
+
+export interface ConsoleRig {
+  gateway: TestGateway;
+  mock: MockOpenAI;
+  browser: Browser;
+  /** Every URL the pages asked for, to check that none left the gateway's origin. */
+  requested: string[];
+  newPage(): Promise<Page>;
+  stop(): Promise<void>;
+}
+
+/** A gateway (default preset), a mock OpenAI provider and a headless Chromium. */
+export async function startConsoleRig(options: StartOptions = {}): Promise<ConsoleRig> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('no chromium on the PATH (CI installs Debian\'s chromium package)');
+  const mock = await startMockOpenAI();
+  const gateway = await startGateway(options);
+  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS });
+  const requested: string[] = [];
+  return {
+    gateway, mock, browser, requested,
+    newPage: async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      page.on('request', (request) => void requested.push(request.url()));
+      return page;
+    },
+    stop: async () => {
+      await browser.close();
+      await gateway.stop();
+      await mock.close();
+    },
+  };
+}
+
+/** Opens the console and signs in with `key` (the test gateway's bootstrap key by default). */
+export async function signIn(page: Page, gatewayUrl: string, key: string = TEST_API_KEY): Promise<void> {
+  await page.goto(`${gatewayUrl}/console/`);
+  await page.getByLabel('Gateway API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Requested URLs whose origin is not the gateway's. */
+export function foreignRequests(requested: readonly string[], gatewayUrl: string): string[] {
+  const origin = new URL(gatewayUrl).origin;
+  return requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
+}
+
+/** An expression evaluated in the page (the tests compile without the DOM's types). */
+export function inPage<T>(page: Page, expression: string): Promise<T> {
+  return page.evaluate(expression) as Promise<T>;
+}
