@@ -4,6 +4,7 @@
  */
 import type { FunctionComponent } from 'preact';
 import { Home } from './home';
+import { Playground } from './playground/playground';
 
 export interface PageDef {
   id: string;
@@ -16,4 +17,5 @@ export interface PageDef {
 
 export const PAGES: readonly PageDef[] = [
   { id: '', label: 'Home', component: Home },
+  { id: 'playground', label: 'Playground', component: Playground },
 ];
