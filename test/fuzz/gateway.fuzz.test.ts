@@ -115,6 +115,8 @@ async function send(input: FuzzInput, ctx: InputContext): Promise<{ status: numb
   } catch {
     json = undefined;
   }
+  // A redirect (the console's /console → /console/, SSO's login) is an answer, not an error.
+  if (status >= 300 && status < 400 && res.headers.has('location')) return { status };
   if (status < 300) {
     if (typeof json?.id === 'string' && ctx.knownIds.length < 200) ctx.knownIds.push(json.id);
     return { status };
