@@ -11,3 +11,8 @@ export function Pager(props: { page: number; size: number; total?: number; label
     </nav>
   );
 }
+
+/** "1 key", "3 keys": a list's size for its caption. */
+export function countText(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

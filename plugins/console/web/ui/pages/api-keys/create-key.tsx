@@ -2,7 +2,7 @@
  * The "Create key" form: the fields POST /v1/api-keys takes that a person sets by hand. On success
  * the dialog turns into the secret, shown once.
  */
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useConsole } from '../../context';
 import { Field, fieldId } from '../../parts/field';
 import type { ListAnswer } from '../../parts/list-page';
@@ -34,6 +34,10 @@ export function CreateKeyForm(props: { onCreated(key: ApiKey): void; onCancel():
     [api],
   );
   const inWorkspace = type !== 'organisation-service';
+  useEffect(() => {
+    const preset = workspaces.value?.data.find((w) => w.is_default);
+    if (preset && !workspace) setWorkspace(preset.id);
+  }, [workspaces.value]);
 
   const submit = async (e: Event) => {
     e.preventDefault();

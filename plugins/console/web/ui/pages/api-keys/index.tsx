@@ -7,7 +7,7 @@ import { useConsole } from '../../context';
 import { Dialog } from '../../parts/dialog';
 import { timeText, type ListAnswer } from '../../parts/list-page';
 import { ErrorNote, Loading } from '../../parts/notes';
-import { Pager } from '../../parts/pager';
+import { countText, Pager } from '../../parts/pager';
 import { useLoad } from '../../parts/use-load';
 import { can } from '../../session';
 import type { Workspace } from '../workspaces/records';
@@ -61,9 +61,10 @@ export function ApiKeysPage() {
       </div>
       <ErrorNote error={keys.error ?? error} />
       <Loading when={keys.loading && !keys.value} />
-      {keys.value && (
+      {keys.value?.data.length === 0 && <p class="muted">No keys here.</p>}
+      {keys.value && keys.value.data.length > 0 && (
         <table>
-          <caption class="muted">{keys.value.total_count ?? keys.value.data.length} keys</caption>
+          <caption class="muted">{countText(keys.value.total_count ?? keys.value.data.length, 'key')}</caption>
           <thead>
             <tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Workspace</th><th scope="col">Scopes</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last rotated</th><th scope="col"><span class="sr-only">Actions</span></th></tr>
           </thead>

@@ -4,7 +4,7 @@ import { useConsole } from '../../context';
 import { ConfirmDialog, Dialog } from '../../parts/dialog';
 import { timeText, type ListAnswer } from '../../parts/list-page';
 import { ErrorNote, Loading } from '../../parts/notes';
-import { Pager } from '../../parts/pager';
+import { countText, Pager } from '../../parts/pager';
 import { useLoad } from '../../parts/use-load';
 import { href, navigate, useLocation } from '../../router';
 import { can } from '../../session';
@@ -33,9 +33,10 @@ function ConfigList() {
       </div>
       <ErrorNote error={list.error} />
       <Loading when={list.loading && !list.value} />
-      {list.value && (
+      {list.value?.data.length === 0 && <p class="muted">No configs yet.</p>}
+      {list.value && list.value.data.length > 0 && (
         <table>
-          <caption class="muted">{list.value.total_count ?? list.value.data.length} configs</caption>
+          <caption class="muted">{countText(list.value.total_count ?? list.value.data.length, 'config')}</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Slug</th><th scope="col">Workspace</th><th scope="col">Version</th><th scope="col">Updated</th></tr></thead>
           <tbody>
             {list.value.data.map((c) => (

@@ -7,7 +7,7 @@ import { useConsole } from '../../context';
 import { ConfirmDialog, Dialog } from '../../parts/dialog';
 import { timeText, type ListAnswer } from '../../parts/list-page';
 import { ErrorNote, Loading } from '../../parts/notes';
-import { Pager } from '../../parts/pager';
+import { countText, Pager } from '../../parts/pager';
 import { useLoad } from '../../parts/use-load';
 import { href, navigate, useLocation } from '../../router';
 import { can, type Me } from '../../session';
@@ -48,9 +48,10 @@ function WorkspaceList() {
       </div>
       <ErrorNote error={list.error} />
       <Loading when={list.loading && !list.value} />
-      {list.value && (
+      {list.value?.data.length === 0 && <p class="muted">No workspaces here.</p>}
+      {list.value && list.value.data.length > 0 && (
         <table>
-          <caption class="muted">{list.value.total_count ?? list.value.data.length} workspaces</caption>
+          <caption class="muted">{countText(list.value.total_count ?? list.value.data.length, 'workspace')}</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Slug</th><th scope="col">Status</th><th scope="col">Description</th><th scope="col">Created</th></tr></thead>
           <tbody>
             {list.value.data.map((w) => (

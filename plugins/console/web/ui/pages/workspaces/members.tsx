@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../parts/dialog';
 import { Field, fieldId } from '../../parts/field';
 import { timeText, type ListAnswer } from '../../parts/list-page';
 import { ErrorNote, Loading } from '../../parts/notes';
-import { Pager } from '../../parts/pager';
+import { countText, Pager } from '../../parts/pager';
 import { useLoad } from '../../parts/use-load';
 import { can } from '../../session';
 import { WORKSPACE_ROLES, type Member, type User, type Workspace } from './records';
@@ -39,9 +39,10 @@ export function Members(props: { workspace: Workspace }) {
       {can(me, 'workspace_users.create') && props.workspace.status === 'active' && <AddMember base={base} onAdded={members.reload} />}
       <ErrorNote error={members.error ?? error} />
       <Loading when={members.loading && !members.value} />
-      {members.value && (
+      {members.value?.data.length === 0 && <p class="muted">No members yet.</p>}
+      {members.value && members.value.data.length > 0 && (
         <table>
-          <caption class="muted">{members.value.total_count ?? members.value.data.length} members</caption>
+          <caption class="muted">{countText(members.value.total_count ?? members.value.data.length, 'member')}</caption>
           <thead><tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">User id</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>
             {members.value.data.map((m) => (
