@@ -3,8 +3,14 @@
  * rights do not include it (the gateway refuses them anyway: this only keeps the menu honest).
  */
 import type { FunctionComponent } from 'preact';
+import { ApiKeysPage } from './api-keys/index';
+import { ConfigsPage } from './configs/index';
 import { Home } from './home';
+<<<<<<< HEAD
 import { Playground } from './playground/playground';
+=======
+import { WorkspacesPage } from './workspaces/index';
+>>>>>>> c2
 
 export interface PageDef {
   id: string;
@@ -17,5 +23,11 @@ export interface PageDef {
 
 export const PAGES: readonly PageDef[] = [
   { id: '', label: 'Home', component: Home },
+<<<<<<< HEAD
   { id: 'playground', label: 'Playground', component: Playground },
+=======
+  { id: 'api-keys', label: 'API keys', scope: 'api_keys.read', admin: true, component: ApiKeysPage },
+  { id: 'workspaces', label: 'Workspaces', scope: 'workspaces.read', admin: true, component: WorkspacesPage },
+  { id: 'configs', label: 'Configs', scope: 'configs.list', admin: true, component: ConfigsPage },
+>>>>>>> c2
 ];
