@@ -6,11 +6,8 @@ import type { FunctionComponent } from 'preact';
 import { ApiKeysPage } from './api-keys/index';
 import { ConfigsPage } from './configs/index';
 import { Home } from './home';
-<<<<<<< HEAD
 import { Playground } from './playground/playground';
-=======
 import { WorkspacesPage } from './workspaces/index';
->>>>>>> c2
 
 export interface PageDef {
   id: string;
@@ -23,11 +20,8 @@ export interface PageDef {
 
 export const PAGES: readonly PageDef[] = [
   { id: '', label: 'Home', component: Home },
-<<<<<<< HEAD
   { id: 'playground', label: 'Playground', component: Playground },
-=======
   { id: 'api-keys', label: 'API keys', scope: 'api_keys.read', admin: true, component: ApiKeysPage },
   { id: 'workspaces', label: 'Workspaces', scope: 'workspaces.read', admin: true, component: WorkspacesPage },
   { id: 'configs', label: 'Configs', scope: 'configs.list', admin: true, component: ConfigsPage },
->>>>>>> c2
 ];
