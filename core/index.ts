@@ -2,6 +2,8 @@
 export * from './errors.js';
 export * from './payload.js';
 export * from './types.js';
+export { abortSourceOf, type AbortSource } from './abort-source.js';
+export { attemptAbort } from './attempt.js';
 export { Stage, WrapStage, type Completion, type Hooks, type PluginHooks, type RawConfig } from './hooks.js';
 export type { GatewayDescription } from './describe.js';
 export * from './plugin.js';

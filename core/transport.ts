@@ -5,13 +5,15 @@
  *
  * Calls go through undici's `dispatch` with a handler of our own rather than `undici.request`:
  * a reply is a queue of the chunks undici hands over, read whole (`bytes`) or as they come
- * (async iteration, with backpressure), without a Node Readable, its event machinery and an
- * AbortSignal listener per stream. That is most of the transport's cost on a small answer.
+ * (async iteration, with backpressure), without a Node Readable and its event machinery. A call
+ * is aborted through an AbortSource: for the client's own request that is a plain callback on its
+ * close, registered for the call's lifetime and calling undici's abort, with no AbortSignal made.
  *
  * Nothing here follows redirects (a 3xx is handed to the caller as it is), and every new
  * connection passes the outbound host policy first (outbound-connector.ts).
  */
 import { Agent, type Dispatcher } from 'undici';
+import { abortSourceOf, type AbortSource } from './abort-source.js';
 import { policyConnector } from './outbound-connector.js';
 import { OutboundPolicy } from './outbound-policy.js';
 import type { Transport, UpstreamReply, UpstreamRequest } from './types.js';
@@ -43,11 +45,12 @@ export class UndiciTransport implements Transport {
     });
   }
 
-  send(req: UpstreamRequest, signal: AbortSignal): Promise<UpstreamReply> {
-    if (signal.aborted) return Promise.reject(signal.reason);
+  send(req: UpstreamRequest, abort: AbortSignal | AbortSource): Promise<UpstreamReply> {
+    const source = abortSourceOf(abort);
+    if (source.aborted) return Promise.reject(source.reason);
     const { origin, path } = splitUrl(req.url);
     return new Promise<UpstreamReply>((resolve, reject) => {
-      const handler = new ReplyHandler(signal, resolve, reject);
+      const handler = new ReplyHandler(source, resolve, reject);
       try {
         this.#agent.dispatch({
           origin,
@@ -90,25 +93,26 @@ type Controller = Dispatcher.DispatchController;
 
 /**
  * undici's side: the request's progress. Settles the `send` promise with the reply when the
- * headers arrive (or with the error before then), then feeds the reply's body.
+ * headers arrive (or with the error before then), then feeds the reply's body. From its creation to
+ * the end of the body it listens to the abort source, which aborts the call through undici's controller.
  */
 class ReplyHandler implements Dispatcher.DispatchHandler {
   #controller: Controller | undefined;
   #reply: Reply | undefined;
   #settled = false;
-  readonly #onAbort = () => this.#controller?.abort(this.signal.reason as Error);
+  readonly #onAbort = () => this.#controller?.abort(this.abort.reason as Error);
 
   constructor(
-    private readonly signal: AbortSignal,
+    private readonly abort: AbortSource,
     private readonly resolve: (reply: UpstreamReply) => void,
     private readonly reject: (error: unknown) => void,
   ) {
-    signal.addEventListener('abort', this.#onAbort, { once: true });
+    abort.onAbort(this.#onAbort);
   }
 
   onRequestStart(controller: Controller): void {
     this.#controller = controller;
-    if (this.signal.aborted) controller.abort(this.signal.reason as Error);
+    if (this.abort.aborted) controller.abort(this.abort.reason as Error);
   }
 
   onResponseStart(controller: Controller, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
@@ -145,7 +149,7 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
     this.reject(error);
   }
 
-  readonly #release = () => this.signal.removeEventListener('abort', this.#onAbort);
+  readonly #release = () => this.abort.offAbort(this.#onAbort);
 }
 
 /** The caller's side: one answer's status, headers and body. */

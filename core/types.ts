@@ -6,6 +6,7 @@ import type { JsonPayload } from './payload.js';
 import type { ConfigNode } from './config/types.js';
 import type { Issue } from './schema.js';
 import type { RequestValues } from './request-values.js';
+import type { AbortSource } from './abort-source.js';
 
 /** Header names are lower-case; repeated headers are joined with ", ". */
 export type HeaderMap = Record<string, string | undefined>;
@@ -24,6 +25,11 @@ export interface GatewayRequest {
   bodyStream?: AsyncIterable<Uint8Array>;
   /** Aborted when the client goes away or the gateway shuts down. */
   signal: AbortSignal;
+  /**
+   * The same abort without making `signal` (hosts that can offer it: node): what the upstream call
+   * listens to for as long as it lasts, when no plugin gave the attempt a signal of its own.
+   */
+  readonly abortSource?: AbortSource;
   /** Whether the request arrived over TLS at this process (a proxy in front says so with `x-forwarded-proto`). */
   secure?: boolean;
 }
@@ -262,7 +268,8 @@ export interface UpstreamReply {
 
 /** The shared network path: every provider call goes through it so policies wrap them all alike. */
 export interface Transport {
-  send(request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamReply>;
+  /** `abort` ends the call (its connection is closed): a signal, or a cheaper source (attemptAbort). */
+  send(request: UpstreamRequest, abort: AbortSignal | AbortSource): Promise<UpstreamReply>;
   close(): Promise<void>;
 }
 

@@ -8,7 +8,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { once } from 'node:events';
-import { DEFAULT_JSON_MAX_DEPTH, Errors, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
+import { DEFAULT_JSON_MAX_DEPTH, Errors, type AbortSource, type GatewayRequest, type GatewayResponse, type HeaderMap, type Runtime } from '../core/index.js';
 import { readNodeBody, streamedBody } from './client-body.js';
 import { bodyAlreadyRead, takeParsedBody, uploadReadElsewhere } from './parsed-body.js';
 import { bodyMode, errorResponse, missResponse, parseJson, splitUrl, STATUS_TEXT } from './dispatch.js';
@@ -30,17 +30,16 @@ export type NodeUpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Bu
  * gateway starts draining, so the route that holds each one can close it cleanly.
  */
 export class UpgradedConnections {
-  readonly #live = new Set<AbortController>();
+  readonly #live = new Set<NodeRequest>();
 
   track(request: NodeRequest): void {
-    const abort = request.abortController();
-    this.#live.add(abort);
-    abort.signal.addEventListener('abort', () => this.#live.delete(abort), { once: true });
+    this.#live.add(request);
+    request.onAbort(() => this.#live.delete(request));
   }
 
   /** Aborts every live session's request (with 503: the gateway is going away). */
   drain(): void {
-    for (const abort of [...this.#live]) abort.abort(Errors.unavailable('the gateway is shutting down'));
+    for (const request of [...this.#live]) request.abort(Errors.unavailable('the gateway is shutting down'));
   }
 }
 
@@ -159,16 +158,22 @@ function toHeaderMap(req: IncomingMessage): HeaderMap {
 }
 
 /**
- * A request of the node front end. Its abort signal is made on first use (a cache hit or a refusal
- * never needs one); a client that goes away before the answer is written aborts it.
+ * A request of the node front end, and its own abort source: a client that goes away before the
+ * answer is written aborts it. Upstream calls listen to it with a plain callback for as long as they
+ * last; an AbortSignal is made only for a plugin that reads `signal` (a cache hit or a plain
+ * provider call never does).
  */
-export class NodeRequest implements GatewayRequest {
+export class NodeRequest implements GatewayRequest, AbortSource {
   body: unknown = undefined;
   rawBody?: Uint8Array;
   bodyStream?: AsyncIterable<Uint8Array>;
   readonly secure: boolean;
-  #abort: AbortController | undefined;
-  #closed = false;
+  readonly abortSource: AbortSource = this;
+  #controller: AbortController | undefined;
+  #reason: unknown;
+  /** The common case is one call at a time: one slot, and a set only for concurrent ones. */
+  #listener: (() => void) | undefined;
+  #more: Set<() => void> | undefined;
 
   /** `onGone` registers the callback for a client that went away before its answer was whole. */
   constructor(
@@ -181,23 +186,46 @@ export class NodeRequest implements GatewayRequest {
   ) {
     // An https server (or TLS embedding) hands us a TLS socket.
     this.secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-    onGone(() => {
-      this.#closed = true;
-      this.#abort?.abort(Errors.clientClosed());
-    });
+    onGone(() => this.abort(Errors.clientClosed()));
+  }
+
+  get aborted(): boolean {
+    return this.#reason !== undefined;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  onAbort(listener: () => void): void {
+    if (this.#listener === undefined) this.#listener = listener;
+    else (this.#more ??= new Set()).add(listener);
+  }
+
+  offAbort(listener: () => void): void {
+    if (this.#listener === listener) this.#listener = undefined;
+    else this.#more?.delete(listener);
+  }
+
+  /** Ends the request's upstream work (the client went away, the gateway shuts down); the first reason stays. */
+  abort(reason: Error): void {
+    if (this.#reason !== undefined) return;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    const first = this.#listener;
+    const more = this.#more;
+    this.#listener = undefined;
+    this.#more = undefined;
+    first?.();
+    if (more) for (const listener of more) listener();
   }
 
   get signal(): AbortSignal {
-    return this.abortController().signal;
-  }
-
-  /** The controller behind `signal` (made on first use). */
-  abortController(): AbortController {
-    if (!this.#abort) {
-      this.#abort = new AbortController();
-      if (this.#closed) this.#abort.abort(Errors.clientClosed());
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason !== undefined) this.#controller.abort(this.#reason);
     }
-    return this.#abort;
+    return this.#controller.signal;
   }
 }
 

@@ -4,6 +4,26 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { splitUrl, UndiciTransport } from '../../core/transport.js';
+import type { AbortSource } from '../../core/abort-source.js';
+
+/** A source as a host's request is one: a flag, a reason and the listeners registered now. */
+class TestSource implements AbortSource {
+  aborted = false;
+  reason: unknown;
+  readonly listeners = new Set<() => void>();
+  onAbort(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+  offAbort(listener: () => void): void {
+    this.listeners.delete(listener);
+  }
+  abort(reason: Error): void {
+    this.aborted = true;
+    this.reason = reason;
+    for (const listener of [...this.listeners]) listener();
+    this.listeners.clear();
+  }
+}
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
 
@@ -185,6 +205,77 @@ describe('UndiciTransport', () => {
     const error = await transport.send({ url: 'http://127.0.0.1:1/x', method: 'GET', headers: {} }, never).then(() => undefined, (e: Error & { code?: string }) => e);
     expect(error).to.be.instanceOf(Error);
     expect((error as { code?: string }).code).to.equal('ECONNREFUSED');
+  });
+
+  describe('with an abort source instead of a signal', () => {
+    it('rejects with the source reason when aborted before the answer, and closes the connection', async () => {
+      let closed = false;
+      handler = (_req, res) => {
+        res.on('close', () => (closed = true));
+        setTimeout(() => res.end('late'), 300);
+      };
+      const source = new TestSource();
+      const pending = transport.send({ url: `${base}/slow`, method: 'GET', headers: {} }, source);
+      expect(source.listeners.size).to.equal(1);
+      setTimeout(() => source.abort(new Error('client went away')), 20);
+      const error = await pending.then(() => undefined, (e: Error) => e);
+      expect(error?.message).to.equal('client went away');
+      for (let i = 0; i < 50 && !closed; i++) await sleep(10);
+      expect(closed).to.equal(true);
+    });
+
+    it('rejects at once with an already aborted source, registering nothing', async () => {
+      const source = new TestSource();
+      source.abort(new Error('gone'));
+      const error = await transport.send({ url: `${base}/x`, method: 'GET', headers: {} }, source).then(() => undefined, (e: Error) => e);
+      expect(error?.message).to.equal('gone');
+      expect(source.listeners.size).to.equal(0);
+    });
+
+    it('fails a stream aborted mid-body and closes its connection', async () => {
+      let closed = false;
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: 1\n\n');
+        res.on('close', () => (closed = true));
+      };
+      const source = new TestSource();
+      const reply = await transport.send({ url: `${base}/hang`, method: 'GET', headers: {} }, source);
+      const got: string[] = [];
+      const error = await (async () => {
+        for await (const chunk of reply.body) {
+          got.push(Buffer.from(chunk).toString());
+          source.abort(new Error('client went away'));
+        }
+      })().then(() => undefined, (e: Error) => e);
+      expect(got).to.deep.equal(['data: 1\n\n']);
+      expect(error?.message).to.equal('client went away');
+      for (let i = 0; i < 50 && !closed; i++) await sleep(10);
+      expect(closed).to.equal(true);
+    });
+
+    it('listens only for the call\'s lifetime: nothing is left after a whole body, a dumped one or an early stop', async () => {
+      handler = (_req, res) => res.end('whole');
+      const source = new TestSource();
+      await (await transport.send({ url: `${base}/a`, method: 'GET', headers: {} }, source)).text();
+      expect(source.listeners.size).to.equal(0);
+      await (await transport.send({ url: `${base}/b`, method: 'GET', headers: {} }, source)).dump();
+      expect(source.listeners.size).to.equal(0);
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const timer = setInterval(() => res.write('data: tick\n\n'), 5);
+        res.on('close', () => clearInterval(timer));
+      };
+      const reply = await transport.send({ url: `${base}/ticks`, method: 'GET', headers: {} }, source);
+      for await (const _ of reply.body) break;
+      expect(source.listeners.size).to.equal(0);
+    });
+
+    it('leaves nothing registered when the connection is refused', async () => {
+      const source = new TestSource();
+      await transport.send({ url: 'http://127.0.0.1:1/x', method: 'GET', headers: {} }, source).catch(() => undefined);
+      expect(source.listeners.size).to.equal(0);
+    });
   });
 
   it('splits URLs without a URL object', () => {

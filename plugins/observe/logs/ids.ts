@@ -5,7 +5,7 @@
  * Ids of the same millisecond count up in `rand_a` (RFC 9562 §6.2, method 1), so that requests
  * started within one millisecond still list in the order they were logged.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../../../core/index.js';
 
 /** The counter starts in the lower half of its 12 bits, leaving room to count up within a millisecond. */
 const COUNTER_START_MASK = 0x7ff;
@@ -16,7 +16,7 @@ let counter = 0;
 
 export function uuidv7(ms: number): string {
   // A v4 UUID supplies the random bits and the variant; the first 48 bits become the time, then version 7.
-  const random = randomUUID();
+  const random = randomUuid();
   const t = Math.max(0, Math.floor(ms));
   if (t === lastMs && counter < COUNTER_MAX) counter++;
   else {

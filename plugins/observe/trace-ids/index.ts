@@ -2,8 +2,7 @@
  * observe.trace-ids: trace and span ids and request metadata from `x-gw-*` headers (spec §4).
  * A trace id is generated when absent and echoed on every response as `x-gw-trace-id`.
  */
-import { randomUUID } from 'node:crypto';
-import { BoundedMap, DEFAULT_JSON_MAX_DEPTH, Errors, jsonDepthRule, nestsDeeperThan, Stage, type HeaderMap, type Plugin, type PluginApi } from '../../../core/index.js';
+import { BoundedMap, DEFAULT_JSON_MAX_DEPTH, randomUuid, Errors, jsonDepthRule, nestsDeeperThan, Stage, type HeaderMap, type Plugin, type PluginApi } from '../../../core/index.js';
 import { SpanKey, type SpanInfo } from './contract.js';
 
 export { SpanKey, type SpanInfo } from './contract.js';
@@ -29,7 +28,7 @@ export default class TracePlugin implements Plugin {
     api.hooks.onRequest.tap({ name: api.id, stage: Stage.TRACE }, (ctx) => {
       const h = ctx.request.headers;
       const given = checked(h, 'x-gw-trace-id', ID_PATTERN, ID_RULE);
-      ctx.traceId = given ?? randomUUID();
+      ctx.traceId = given ?? randomUuid();
       ctx.responseHeaders['x-gw-trace-id'] = ctx.traceId;
       if (h['x-gw-span-id'] !== undefined || h['x-gw-parent-span-id'] !== undefined || h['x-gw-span-name'] !== undefined) {
         const span: SpanInfo = {

@@ -2,7 +2,7 @@
  * A node's `cb_config` turned into what the breaker asks per outcome: does it count as a failure,
  * a success, or neither. Compiled once per `cb_config` object (a cached config is reused across requests).
  */
-import type { Attempt, ConfigNode, Outcome } from '../../../core/index.js';
+import { attemptAbort, type Attempt, type ConfigNode, type Outcome } from '../../../core/index.js';
 
 export type CbConfig = NonNullable<ConfigNode['cb_config']>;
 
@@ -37,7 +37,7 @@ export function compilePolicy(cb: CbConfig): BreakerPolicy {
  * - success: anything else (the provider answered, even with a 4xx the client caused).
  */
 export function judge(outcome: Outcome, attempt: Attempt, policy: BreakerPolicy): Verdict {
-  if (attempt.signal.aborted) return 'neither';
+  if (attemptAbort(attempt).aborted) return 'neither';
   if (policy.countsStatus(outcome.status) || isNetworkFailure(outcome)) return 'failure';
   return 'success';
 }

@@ -1,6 +1,6 @@
 /**
- * One try under a deadline. The try gets its own AbortController, linked to the client's signal
- * (a plain listener: cheaper than AbortSignal.any and removed as soon as it is not needed). On
+ * One try under a deadline. The try gets its own AbortController, linked to the client's abort
+ * source (a plain callback: cheaper than AbortSignal.any and removed as soon as it is not needed). On
  * expiry the controller aborts with the 408 error as its reason: the upstream call is cancelled
  * (undici closes its socket) and the provider plugin rethrows that reason, which the kernel turns
  * into a 408 outcome.
@@ -9,11 +9,11 @@
  * for a stream, after its first chunk (the upstream plugin awaits it). So request_timeout bounds
  * time-to-first-byte of a stream and never cuts one that has started.
  */
-import { Errors, type AttemptRunner, type GatewayError, type Outcome } from '../../../core/index.js';
+import { attemptAbort, Errors, type AttemptRunner, type GatewayError, type Outcome } from '../../../core/index.js';
 
 export function withTimeout(run: AttemptRunner, ms: number): AttemptRunner {
   return async (attempt) => {
-    const outer = attempt.signal;
+    const outer = attemptAbort(attempt);
     if (outer.aborted) return run(attempt);
     const provider = typeof attempt.target.provider === 'string' ? attempt.target.provider : undefined;
     const controller = new AbortController();
@@ -25,7 +25,7 @@ export function withTimeout(run: AttemptRunner, ms: number): AttemptRunner {
     }, ms);
     timer.unref();
     const forward = () => controller.abort(outer.reason);
-    outer.addEventListener('abort', forward, { once: true });
+    outer.onAbort(forward);
 
     let streaming = false;
     try {
@@ -35,7 +35,7 @@ export function withTimeout(run: AttemptRunner, ms: number): AttemptRunner {
     } finally {
       clearTimeout(timer);
       // A started stream still needs the client's abort to reach its upstream call.
-      if (!streaming) outer.removeEventListener('abort', forward);
+      if (!streaming) outer.offAbort(forward);
     }
   };
 }

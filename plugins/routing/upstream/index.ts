@@ -8,7 +8,7 @@
  * Provider credentials are checked when the config is validated.
  */
 import {
-  Errors, GatewayError, guardSseStream, HostRules, Type, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, StreamCutError, Services,
+  attemptAbort, Errors, GatewayError, guardSseStream, HostRules, Type, JsonPayload, prefetchFirst, providerErrorFromBody, SSE_HEADERS, Stage, StreamCutError, Services,
   type AdapterInput, type Attempt, type EndpointAdapter, type EndpointBridge, type Outcome, type Plugin, type PluginApi,
   type ProviderAdapter, type Static, type Transport, type UpstreamRequest,
 } from '../../../core/index.js';
@@ -72,6 +72,8 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
   const bridge = endpointAdapter || attempt.target.passthrough === true ? undefined : endpoint.bridge;
   if (bridge) endpointAdapter = adapter.endpoints[bridge.via.id];
   if (!endpointAdapter) return failure(Errors.unsupportedEndpoint(provider, endpoint.id), provider);
+  // The client's request itself when nothing gave the attempt a signal: no AbortSignal is made.
+  const abort = attemptAbort(attempt);
   let input: AdapterInput;
   let request: UpstreamRequest;
   try {
@@ -81,7 +83,7 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
     request = await endpointAdapter.request(input);
   } catch (e) {
     // An adapter refusing a request (bad image URL, failed token exchange) answers for its provider.
-    if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    if (abort.aborted) throw abort.reason ?? e;
     if (e instanceof GatewayError) return failure(e, provider);
     throw e;
   }
@@ -89,9 +91,9 @@ export async function callProvider(transport: Transport, adapter: ProviderAdapte
 
   let reply;
   try {
-    reply = await transport.send(request, attempt.signal);
+    reply = await transport.send(request, abort);
   } catch (e) {
-    if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    if (abort.aborted) throw abort.reason ?? e;
     // The transport's own refusals (the outbound host policy) keep their status and message.
     if (e instanceof GatewayError) return failure(e, provider);
     return failure(Errors.badGateway(`provider ${provider} is unreachable: ${describeNetworkError(e)}`, provider), provider);
@@ -156,7 +158,7 @@ async function streamAnswer(
   try {
     started = await prefetchFirst(unified);
   } catch (e) {
-    if (input.attempt.signal.aborted) throw input.attempt.signal.reason ?? e;
+    throwIfAborted(input.attempt, e);
     const error = e instanceof GatewayError || e instanceof StreamCutError
       ? streamFailure(e, provider)
       : Errors.badGateway(`provider ${provider} stream failed before its first byte: ${describeNetworkError(e)}`, provider);
@@ -192,7 +194,7 @@ async function rawAnswer(
   try {
     started = await prefetchFirst(body);
   } catch (e) {
-    if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    throwIfAborted(attempt, e);
     return failure(streamFailure(e, provider), provider);
   }
   const ctx = attempt.ctx;
@@ -217,9 +219,15 @@ async function readBody(reply: { bytes(): Promise<Uint8Array> }, provider: strin
   try {
     return await reply.bytes();
   } catch (e) {
-    if (attempt.signal.aborted) throw attempt.signal.reason ?? e;
+    throwIfAborted(attempt, e);
     throw Errors.badGateway(`provider ${provider} connection failed mid-answer: ${describeNetworkError(e)}`, provider);
   }
+}
+
+/** A failure caused by the abort (the client left, a time-out) is reported as the abort's reason. */
+function throwIfAborted(attempt: Attempt, e: unknown): void {
+  const abort = attemptAbort(attempt);
+  if (abort.aborted) throw abort.reason ?? e;
 }
 
 function failure(error: GatewayError, provider: string): Outcome {

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { createVerify } from 'node:crypto';
-import { GatewayError, type Transport, type UpstreamReply, type UpstreamRequest } from '../../../core/index.js';
+import { abortSourceOf, GatewayError, type Transport, type UpstreamReply, type UpstreamRequest } from '../../../core/index.js';
 import { CLOUD_PLATFORM_SCOPE, ServiceAccountTokens, type TokenCacheOptions } from '../../../core/index.js';
 import { CLIENT_EMAIL, keyPair, serviceAccount, strangerKeyPair } from './service-account.js';
 
@@ -17,11 +17,12 @@ function fakeTransport(script: Answer[] = []) {
   const calls: UpstreamRequest[] = [];
   let minted = 0;
   const transport: Transport = {
-    async send(request, signal): Promise<UpstreamReply> {
+    async send(request, abort): Promise<UpstreamReply> {
+      const source = abortSourceOf(abort);
       calls.push(request);
       const answer = script.shift() ?? { status: 200, body: { access_token: `tok-${++minted}`, expires_in: 3600, token_type: 'Bearer' } };
       if (answer === 'hang') {
-        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+        await new Promise((_, reject) => source.onAbort(() => reject(source.reason)));
       }
       if (answer instanceof Error) throw answer;
       const { status, body } = answer as { status: number; body: unknown };
