@@ -76,7 +76,7 @@ export async function startConsoleRig(options: StartOptions = {}): Promise<Conso
 export async function signIn(page: Page, gatewayUrl: string, key: string = TEST_API_KEY): Promise<void> {
   await page.goto(`${gatewayUrl}/console/`);
   await page.getByLabel('Gateway API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Requested URLs whose origin is not the gateway's. */
