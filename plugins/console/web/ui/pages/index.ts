@@ -3,7 +3,11 @@
  * rights do not include it (the gateway refuses them anyway: this only keeps the menu honest).
  */
 import type { FunctionComponent } from 'preact';
+import { Guardrails } from './guardrails/index';
 import { Home } from './home';
+import { Integrations } from './integrations/index';
+import { Limits } from './limits/index';
+import { McpServers } from './mcp-servers/index';
 
 export interface PageDef {
   id: string;
@@ -16,4 +20,8 @@ export interface PageDef {
 
 export const PAGES: readonly PageDef[] = [
   { id: '', label: 'Home', component: Home },
+  { id: 'integrations', label: 'Integrations', scope: 'integrations.list', admin: true, component: Integrations },
+  { id: 'guardrails', label: 'Guardrails', scope: 'guardrails.list', admin: true, component: Guardrails },
+  { id: 'limits', label: 'Limits', scope: 'rate_limits.list', admin: true, component: Limits },
+  { id: 'mcp-servers', label: 'MCP servers', scope: 'mcp_servers.list', admin: true, component: McpServers },
 ];
