@@ -4,7 +4,7 @@
  * (list, save, delete) is shown with the gateway's own message.
  */
 import type { ComponentChildren, FunctionComponent } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../context';
 import type { ListAnswer } from './list-page';
 import { ErrorNote, Loading } from './notes';
@@ -42,7 +42,10 @@ export function RecordAdmin<T>(props: RecordAdminProps<T>) {
   const list = useLoad(() => api.get<ListAnswer<T>>(props.path, { page_size: 100 }), [props.path]);
   const [editing, setEditing] = useState<Editing<T>>();
   const [error, setError] = useState<string>();
+  const editor = useRef<HTMLElement>(null);
   const Form = props.form;
+  // Keyboard users land in the form they opened.
+  useEffect(() => editor.current?.querySelector<HTMLElement>('input, select, textarea')?.focus(), [editing]);
 
   const remove = async (record: T) => {
     const name = props.nameOf(record);
@@ -90,7 +93,7 @@ export function RecordAdmin<T>(props: RecordAdminProps<T>) {
         </table>
       )}
       {editing && (
-        <section class="panel editor" aria-label={title} onKeyDown={(e) => e.key === 'Escape' && setEditing(undefined)}>
+        <section ref={editor} class="panel editor" aria-label={title} onKeyDown={(e) => e.key === 'Escape' && setEditing(undefined)}>
           <h2>{title}</h2>
           <Form key={editing.record ? props.idOf(editing.record) : 'new'} record={editing.record} done={done} />
         </section>
