@@ -4,7 +4,7 @@
  * (list, save, delete) is shown with the gateway's own message.
  */
 import type { ComponentChildren, FunctionComponent } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../context';
 import type { ListAnswer } from './list-page';
 import { ErrorNote, Loading } from './notes';
@@ -44,8 +44,8 @@ export function RecordAdmin<T>(props: RecordAdminProps<T>) {
   const [error, setError] = useState<string>();
   const editor = useRef<HTMLElement>(null);
   const Form = props.form;
-  // Keyboard users land in the form they opened.
-  useEffect(() => editor.current?.querySelector<HTMLElement>('input, select, textarea')?.focus(), [editing]);
+  // Keyboard users land in the form they opened; at once (a layout effect), so no keystroke goes elsewhere.
+  useLayoutEffect(() => editor.current?.querySelector<HTMLElement>('input, select, textarea')?.focus(), [editing]);
 
   const remove = async (record: T) => {
     const name = props.nameOf(record);
