@@ -119,3 +119,25 @@ describeInBrowser('console: sign in by SSO (browser)', function () {
     expect(new URL(page.url()).pathname).to.equal('/console/');
   });
 });
+
+describeInBrowser('console: sign-in without the identity.sso plugin (browser)', function () {
+  this.timeout(60_000);
+  let rig: ConsoleRig;
+
+  before(async () => {
+    rig = await startConsoleRig({ composition: { preset: 'default', disable: ['identity.sso'] } });
+  });
+  after(async () => rig?.stop());
+
+  it('offers the API key only', async () => {
+    const page = await rig.newPage();
+    await page.goto(`${rig.gateway.url}/console/`);
+    await page.getByLabel('Gateway API key').waitFor();
+    // The SSO probe has been answered (404 here) once the page is idle.
+    await page.waitForLoadState('networkidle');
+    expect(rig.requested.some((url) => new URL(url).pathname === '/v1/sso/login')).to.equal(true);
+    expect(await page.getByRole('button', { name: 'Sign in with SSO' }).count()).to.equal(0);
+    expect(await page.getByLabel('Email').count()).to.equal(0);
+    await page.context().close();
+  });
+});
