@@ -39,6 +39,7 @@ type Editing<T> = { record?: T } | undefined;
 
 export function RecordAdmin<T>(props: RecordAdminProps<T>) {
   const { api } = useConsole();
+  // The routes' largest page; more is rare for these records, and said when so.
   const list = useLoad(() => api.get<ListAnswer<T>>(props.path, { page_size: 100 }), [props.path]);
   const [editing, setEditing] = useState<Editing<T>>();
   const [error, setError] = useState<string>();
@@ -74,6 +75,7 @@ export function RecordAdmin<T>(props: RecordAdminProps<T>) {
       <ErrorNote error={list.error ?? error} />
       <Loading when={list.loading && !list.value} />
       {list.value && rows.length === 0 && <p class="muted">None yet.</p>}
+      {(list.value?.total_count ?? 0) > rows.length && <p class="muted">The first {rows.length} of {list.value?.total_count}.</p>}
       {rows.length > 0 && (
         <table aria-label={`${props.noun}s`}>
           <thead>
