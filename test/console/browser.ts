@@ -10,6 +10,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startMockOpenAI, type MockOpenAI, type MockOptions } from '../fixtures/mock-openai.js';
 import { startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../helpers/gateway.js';
 
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
 /** The flags this machine needs: no sandbox (root), no GPU, and no calls home of Chromium's own. */
 export const CHROMIUM_FLAGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run',
@@ -60,6 +62,8 @@ export async function startConsoleRig(options: StartOptions = {}, mockOptions: M
     gateway, mock, browser, requested,
     newPage: async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      // Nothing leaves loopback, whatever a page asks for: such a request is recorded, then refused.
+      await context.route((url) => url.protocol !== 'data:' && !LOOPBACK_HOSTS.has(url.hostname), (route) => route.abort());
       const page = await context.newPage();
       page.on('request', (request) => void requested.push(request.url()));
       return page;
@@ -76,7 +80,7 @@ export async function startConsoleRig(options: StartOptions = {}, mockOptions: M
 export async function signIn(page: Page, gatewayUrl: string, key: string = TEST_API_KEY): Promise<void> {
   await page.goto(`${gatewayUrl}/console/`);
   await page.getByLabel('Gateway API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Requested URLs whose origin is not the gateway's. */

@@ -7,25 +7,32 @@ import { Api, ApiError } from './api';
 import { ConsoleContext, useConsole, type Console } from './context';
 import { PAGES, type PageDef } from './pages/index';
 import { href, useLocation } from './router';
-import { can, forgetKey, keepKey, storedSignIn, type Me, type SignIn } from './session';
+import { can, endSso, forgetKey, keepKey, storedSignIn, type Me, type SignIn } from './session';
 import { SignInForm } from './sign-in';
 
 export function App() {
-  const [signIn, setSignIn] = useState<SignIn | undefined>(storedSignIn);
+  // Without a key in this tab, an SSO session cookie may be there already (back from the provider).
+  const [signIn, setSignIn] = useState<SignIn | undefined>(() => storedSignIn() ?? { kind: 'sso' });
   const [me, setMe] = useState<Me | undefined>();
   const [error, setError] = useState<string | undefined>();
-  const signOut = () => {
+  const forget = () => {
     forgetKey();
     setSignIn(undefined);
     setMe(undefined);
   };
-  const api = useMemo(() => (signIn ? new Api(signIn, signOut) : undefined), [signIn]);
+  const signOut = () => {
+    if (signIn?.kind === 'sso') void endSso();
+    forget();
+  };
+  const api = useMemo(() => (signIn ? new Api(signIn, forget) : undefined), [signIn]);
 
   useEffect(() => {
-    if (!api) return;
+    if (!api || !signIn) return;
     api.get<Me>('/v1/console/me').then(setMe, (e: Error) => {
-      setError(e instanceof ApiError && e.status === 401 ? 'The gateway did not accept this key.' : e.message);
-      signOut();
+      const unknown = e instanceof ApiError && e.status === 401;
+      // No session to find is not an error: the person simply has not signed in yet.
+      if (!(unknown && signIn.kind === 'sso')) setError(unknown ? 'The gateway did not accept this key.' : e.message);
+      forget();
     });
   }, [api]);
 
@@ -44,7 +51,7 @@ export function App() {
 function Shell() {
   const location = useLocation();
   const { me, signOut } = useConsole();
-  const visible = PAGES.filter((page) => !page.scope || can(me, page.scope));
+  const visible = PAGES.filter((page) => !page.scope || [page.scope].flat().some((scope) => can(me, scope)));
   const page = visible.find((p) => p.id === location.page);
   return (
     <div class="shell">

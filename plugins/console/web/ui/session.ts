@@ -20,6 +20,31 @@ export function forgetKey(): void {
   sessionStorage.removeItem(KEY_ITEM);
 }
 
+const SSO_LOGIN = '/v1/sso/login';
+
+/**
+ * Whether this gateway signs people in by SSO: its login route answers a request without an
+ * email with a 400 naming `email` (without the identity.sso plugin the route does not exist).
+ */
+export async function ssoOffered(): Promise<boolean> {
+  try {
+    const res = await fetch(SSO_LOGIN, { redirect: 'manual', credentials: 'same-origin', cache: 'no-store' });
+    return res.status === 400;
+  } catch {
+    return false;
+  }
+}
+
+/** Where the browser goes to sign in by SSO; the gateway sends it back to the console. */
+export function ssoLoginUrl(email: string): string {
+  return `${SSO_LOGIN}?${new URLSearchParams({ email, return_to: '/console/' })}`;
+}
+
+/** Ends the SSO session (the gateway clears the cookie). */
+export async function endSso(): Promise<void> {
+  await fetch('/v1/sso/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
+}
+
 /** What GET /v1/console/me answers: the caller as the gateway sees them. */
 export interface Me {
   object: 'console_session';
