@@ -3,7 +3,9 @@
  * rights do not include it (the gateway refuses them anyway: this only keeps the menu honest).
  */
 import type { FunctionComponent } from 'preact';
+import { Analytics } from './analytics/index';
 import { Home } from './home';
+import { Logs } from './logs/index';
 
 export interface PageDef {
   id: string;
@@ -16,4 +18,6 @@ export interface PageDef {
 
 export const PAGES: readonly PageDef[] = [
   { id: '', label: 'Home', component: Home },
+  { id: 'logs', label: 'Logs', scope: 'logs.list', component: Logs },
+  { id: 'analytics', label: 'Analytics', scope: 'analytics.view', component: Analytics },
 ];
