@@ -34,7 +34,7 @@ describeInBrowser('console: analytics (browser)', function () {
 
   it('draws the charts, each with its figures in a summary and a data table', async () => {
     const figure = page.getByRole('figure', { name: 'Requests and errors' });
-    await figure.getByText('3 requests, 1 errors').waitFor();
+    await figure.getByText('3 requests, 1 error').waitFor();
     const box = await figure.locator('canvas').boundingBox();
     expect(box?.width).to.be.above(100);
     expect(box?.height).to.be.above(50);

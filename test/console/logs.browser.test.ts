@@ -92,4 +92,15 @@ describeInBrowser('console: logs (browser)', function () {
     await alert.waitFor();
     expect(await alert.textContent()).to.match(/query\.metadata: must be a JSON object/);
   });
+
+  it('pages the list, 50 a page, the page kept in the URL', async () => {
+    await Promise.all(Array.from({ length: 50 }, () => chat('gpt-paged')));
+    await page.getByText('Page 1 of 2').waitFor();
+    expect(await rows().count()).to.equal(50);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    expect(await inPage<string>(page, 'location.hash')).to.contain('current_page=1');
+    expect(await rows().count()).to.be.within(1, 50);
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).to.equal(true);
+  });
 });

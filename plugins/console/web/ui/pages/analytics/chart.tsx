@@ -21,9 +21,13 @@ export interface ChartProps {
   lines: ChartLine[];
   format(value: number | null): string;
   summary: string;
+  /** A fixed value axis (rates: 0 to 1); by default it fits the data. */
+  range?: [number, number];
 }
 
 const HEIGHT = 200;
+/** Below this many known values a line is mostly gaps: its points are drawn too (a lone value has no line). */
+const SPARSE = 30;
 
 export function TimeChart(props: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -34,8 +38,12 @@ export function TimeChart(props: ChartProps) {
     const plot = new uPlot({
       width: Math.max(280, el.clientWidth),
       height: HEIGHT,
-      series: [{ value: (_u, t) => (t === null ? '' : timeText(t * 1000)) }, ...props.lines.map((l) => ({ label: l.label, stroke: l.color, width: 2, value: format }))],
-      axes: [{}, { values: (_u, ticks) => ticks.map((t) => props.format(t)), size: 70 }],
+      series: [{ value: (_u, t) => (t === null ? '' : timeText(t * 1000)) }, ...props.lines.map((l) => ({
+        label: l.label, stroke: l.color, width: 2, value: format,
+        points: { show: l.values.filter((v) => v !== null).length < SPARSE, size: 6 },
+      }))],
+      ...(props.range ? { scales: { y: { range: props.range } } } : {}),
+      axes: [{}, { values: (_u, ticks) => ticks.map((t) => props.format(t)), size: 85 }],
       cursor: { drag: { x: false, y: false } },
     }, [props.times.map((t) => t / 1000), ...props.lines.map((l) => l.values)] as uPlot.AlignedData, el);
     // The chart follows its column's width (the panel, the window).

@@ -1,7 +1,7 @@
 /** The overview's charts: which figures are drawn together, and each one's summary line. */
 import { useMemo } from 'preact/hooks';
 import { TimeChart, type ChartProps } from './chart';
-import { count, millis, money, percent } from './format';
+import { count, millis, money, percent, plural } from './format';
 import type { Overview } from './types';
 
 const COLORS = { blue: '#2456d3', red: '#b42318', green: '#067647', amber: '#b54708', grey: '#5b6475' };
@@ -14,7 +14,7 @@ function chartsOf(o: Overview): ChartProps[] {
     {
       id: 'chart-requests', title: 'Requests and errors', times, format: count,
       lines: [{ label: 'Requests', values: pick((p) => p.requests), color: COLORS.blue }, { label: 'Errors', values: pick((p) => p.errors), color: COLORS.red }],
-      summary: `${count(s.requests)} requests, ${count(s.errors)} errors (${percent(s.error_rate)})`,
+      summary: `${plural(s.requests, 'request')}, ${plural(s.errors, 'error')} (${percent(s.error_rate)})`,
     },
     {
       id: 'chart-latency', title: 'Latency', times, format: millis,
@@ -28,7 +28,7 @@ function chartsOf(o: Overview): ChartProps[] {
     {
       id: 'chart-tokens', title: 'Tokens', times, format: count,
       lines: [{ label: 'Prompt', values: pick((p) => p.prompt_tokens), color: COLORS.blue }, { label: 'Completion', values: pick((p) => p.completion_tokens), color: COLORS.green }],
-      summary: `${count(s.total_tokens)} tokens (${count(s.prompt_tokens)} prompt, ${count(s.completion_tokens)} completion)`,
+      summary: `${plural(s.total_tokens, 'token')} (${count(s.prompt_tokens)} prompt, ${count(s.completion_tokens)} completion)`,
     },
     {
       id: 'chart-cost', title: 'Cost', times, format: money,
@@ -36,9 +36,9 @@ function chartsOf(o: Overview): ChartProps[] {
       summary: s.cost === null ? 'No known cost in this range' : `${money(s.cost)} in total`,
     },
     {
-      id: 'chart-cache', title: 'Cache hit rate', times, format: percent,
+      id: 'chart-cache', title: 'Cache hit rate', times, format: percent, range: [0, 1],
       lines: [{ label: 'Hit rate', values: pick((p) => p.cache_hit_rate), color: COLORS.grey }],
-      summary: `${percent(s.cache_hit_rate)} (${count(s.cache_hits)} of ${count(s.requests)} requests)`,
+      summary: `${percent(s.cache_hit_rate)} (${count(s.cache_hits)} of ${plural(s.requests, 'request')})`,
     },
   ];
 }

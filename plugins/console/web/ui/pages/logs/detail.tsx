@@ -51,7 +51,7 @@ function Facts({ log }: { log: LogDetailItem }) {
         <dt>Stream</dt><dd>{log.stream ? 'yes' : 'no'}</dd>
         <dt>Usage</dt>
         <dd>{usage.prompt_tokens ?? '?'} prompt + {usage.completion_tokens ?? '?'} completion = {usage.total_tokens ?? '?'} tokens</dd>
-        <dt>Cost</dt><dd>{log.cost === null ? 'unknown' : log.cost.toPrecision(4)}</dd>
+        <dt>Cost</dt><dd>{log.cost === null ? 'unknown' : log.cost.toLocaleString(undefined, { maximumSignificantDigits: 4 })}</dd>
         <dt>Trace id</dt><dd class="mono">{log.trace_id ?? '—'}</dd>
         <dt>API key id</dt><dd class="mono">{log.api_key_id ?? '—'}</dd>
         {log.workspace_id && <><dt>Workspace</dt><dd>{log.workspace_id}</dd></>}
