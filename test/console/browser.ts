@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
+import { startMockOpenAI, type MockOpenAI, type MockOptions } from '../fixtures/mock-openai.js';
 import { startGateway, TEST_API_KEY, type StartOptions, type TestGateway } from '../helpers/gateway.js';
 
 /** The flags this machine needs: no sandbox (root), no GPU, and no calls home of Chromium's own. */
@@ -49,10 +49,10 @@ export interface ConsoleRig {
 }
 
 /** A gateway (default preset), a mock OpenAI provider and a headless Chromium. */
-export async function startConsoleRig(options: StartOptions = {}): Promise<ConsoleRig> {
+export async function startConsoleRig(options: StartOptions = {}, mockOptions: MockOptions = {}): Promise<ConsoleRig> {
   const executablePath = chromiumPath();
   if (!executablePath) throw new Error('no chromium on the PATH (CI installs Debian\'s chromium package)');
-  const mock = await startMockOpenAI();
+  const mock = await startMockOpenAI(mockOptions);
   const gateway = await startGateway(options);
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS });
   const requested: string[] = [];

@@ -8,18 +8,23 @@
  *   GET /console/assets/:name the bundle (content-hashed names, cached for a year)
  *   GET /v1/console/me       the signed-in caller and their rights
  */
-import { Errors, type GatewayResponse, type Plugin, type PluginApi, type RequestContext } from '../../../core/index.js';
-import { loadBundle, type ConsoleBundle, type ConsoleFile } from './bundle.js';
+import { Errors, Type, type GatewayResponse, type Plugin, type PluginApi, type RequestContext, type Static } from '../../../core/index.js';
+import { DEFAULT_BUNDLE_DIR, loadBundle, type ConsoleBundle, type ConsoleFile } from './bundle.js';
 import { ASSET_CACHING, consoleHeaders, PAGE_CACHING } from './headers.js';
 import { meRoute } from './me.js';
 
 export const CONSOLE_PATH = '/console/';
 
-export default class ConsolePlugin implements Plugin {
-  static readonly manifest = { id: 'console.web', description: `the web console at ${CONSOLE_PATH}` };
+const Options = Type.Object({
+  /** Where the built console is (a folder with index.html and its assets); default: the one `npm run build` makes. */
+  bundleDir: Type.Optional(Type.String({ minLength: 1 })),
+}, { additionalProperties: false });
 
-  apply(api: PluginApi): void {
-    const bundle = loadBundle();
+export default class ConsolePlugin implements Plugin<Static<typeof Options>> {
+  static readonly manifest = { id: 'console.web', description: `the web console at ${CONSOLE_PATH}`, options: Options };
+
+  apply(api: PluginApi<Static<typeof Options>>): void {
+    const bundle = loadBundle(api.options.bundleDir ?? DEFAULT_BUNDLE_DIR);
     if (!bundle) api.logger.warn({ plugin: 'console.web' }, 'the console is not built (npm run build bundles it): /console answers 503');
     const routes = api.registries.routes;
     routes.add(meRoute);

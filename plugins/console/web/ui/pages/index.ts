@@ -6,6 +6,7 @@ import type { FunctionComponent } from 'preact';
 import { Analytics } from './analytics/index';
 import { Home } from './home';
 import { Logs } from './logs/index';
+import { Playground } from './playground/playground';
 
 export interface PageDef {
   id: string;
@@ -20,4 +21,5 @@ export const PAGES: readonly PageDef[] = [
   { id: '', label: 'Home', component: Home },
   { id: 'logs', label: 'Logs', scope: 'logs.list', component: Logs },
   { id: 'analytics', label: 'Analytics', scope: 'analytics.view', component: Analytics },
+  { id: 'playground', label: 'Playground', component: Playground },
 ];

@@ -1,0 +1,58 @@
+/**
+ * Takes the screenshots of docs/console/: one per page of the console's navigation, over a gateway
+ * seeded with a few requests, a stored config and a key.
+ *   npm run build && node dist/test/console/screenshots.js
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { directHeaders } from '../helpers/gateway.js';
+import { signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+
+const OUT = join(process.cwd(), 'docs', 'console');
+
+async function seed(rig: ConsoleRig): Promise<void> {
+  const chat = (model: string, content: string) => fetch(`${rig.gateway.url}/v1/chat/completions`, {
+    method: 'POST', headers: directHeaders(rig.mock, { 'x-gw-metadata': JSON.stringify({ team: 'search' }) }),
+    body: JSON.stringify({ model, messages: [{ role: 'user', content }] }),
+  }).then((res) => res.text());
+  for (let i = 0; i < 12; i++) await chat(i % 3 === 0 ? 'gpt-4o' : 'gpt-4o-mini', `question ${i}`);
+  rig.mock.next({ status: 500 });
+  await chat('gpt-4o-mini', 'this one fails');
+  const admin = { 'content-type': 'application/json', 'x-gw-api-key': 'gw-test-key' };
+  await fetch(`${rig.gateway.url}/v1/configs`, {
+    method: 'POST', headers: admin,
+    body: JSON.stringify({ name: 'fallback to mini', config: { strategy: { mode: 'fallback' }, targets: [{ provider: 'openai', custom_host: `${rig.mock.url}/v1` }, { provider: 'openai', custom_host: `${rig.mock.url}/v1`, override_params: { model: 'gpt-4o-mini' } }] } }),
+  });
+  await fetch(`${rig.gateway.url}/v1/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'search team', type: 'organisation-service' }) });
+}
+
+function fileName(label: string): string {
+  return `${label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'home'}.png`;
+}
+
+async function main(): Promise<void> {
+  await mkdir(OUT, { recursive: true });
+  const rig = await startConsoleRig();
+  try {
+    await seed(rig);
+    const page = await rig.newPage();
+    await signIn(page, rig.gateway.url);
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    await nav.waitFor();
+    for (const label of await nav.getByRole('link').allTextContents()) {
+      await nav.getByRole('link', { name: label, exact: true }).click();
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: join(OUT, fileName(label)), fullPage: true });
+      console.log(`docs/console/${fileName(label)}`);
+    }
+  } finally {
+    await rig.stop();
+  }
+}
+
+main().catch((e: Error) => {
+  console.error(e.stack);
+  process.exit(1);
+});
