@@ -3,6 +3,8 @@
  * the asked `columns` (cost, tokens, latency percentiles, success and cache-hit rates ...) per
  * `ai_service`, `model`, `status_code`, `api_key`, `config`, `workspace`, `provider` or `prompt`,
  * over the request logs, with the log filters (time range ...) and pagination; and
+ * `GET /v1/analytics/graphs/overview`: requests, errors, latency percentiles, tokens, cost and cache
+ * hits per time bucket (logs/series.ts); and
  * `GET /v1/analytics/graphs/feedbacks`: feedback count, mean and weighted mean value, per day
  * (feedback-graph.ts; needs observe.feedback).
  *
@@ -21,7 +23,7 @@ export { ANALYTICS_SCOPE } from './contract.js';
 export default class AnalyticsPlugin implements Plugin {
   static readonly manifest = {
     id: 'observe.analytics',
-    description: 'GET /v1/analytics/groups/:groupBy over the request logs, and the feedback graph',
+    description: 'GET /v1/analytics/groups/:groupBy and graphs/overview over the request logs, and the feedback graph',
     requires: [RequestLogsService],
   };
 
@@ -30,6 +32,10 @@ export default class AnalyticsPlugin implements Plugin {
     api.registries.routes.add({
       method: 'GET', path: '/v1/analytics/groups/:groupBy', body: 'none',
       handler: (ctx) => logs.answerGroups(ctx, 'analytics', ANALYTICS_SCOPE),
+    });
+    api.registries.routes.add({
+      method: 'GET', path: '/v1/analytics/graphs/overview', body: 'none',
+      handler: (ctx) => logs.answerSeries(ctx, 'analytics', ANALYTICS_SCOPE),
     });
     api.registries.routes.add({
       method: 'GET', path: '/v1/analytics/graphs/feedbacks', body: 'none',

@@ -22,6 +22,11 @@ export interface RequestLogs {
   /** Answers a `.../groups/:groupBy` route for the given purpose and scope. */
   answerGroups(ctx: RequestContext, purpose: Purpose, scope: string): Promise<GatewayResponse>;
   /**
+   * Answers a figures-over-time route (series.ts): the log filters plus `bucket`, for the given
+   * purpose and scope.
+   */
+  answerSeries(ctx: RequestContext, purpose: Purpose, scope: string): Promise<GatewayResponse>;
+  /**
    * What the caller may see of the logs (or analytics) with `scopeName`, by the same rules as the
    * log routes (visibility.ts): 403 without the scope or the requested workspace, 404 for an unknown one.
    */

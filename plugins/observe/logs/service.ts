@@ -7,6 +7,7 @@ import type { RequestLogs } from './contract.js';
 import { parseFilter } from './filter.js';
 import { parseColumns, parseGroupBy } from './groups.js';
 import type { Recorder } from './recorder.js';
+import { parseSeriesRange } from './series.js';
 import type { LogStore } from './store.js';
 import type { Visibility } from './visibility.js';
 
@@ -14,6 +15,7 @@ import type { Visibility } from './visibility.js';
 export type RequestLogService = RequestLogs;
 
 const GROUP_QUERY_KEYS: ReadonlySet<string> = new Set(['columns']);
+const SERIES_QUERY_KEYS: ReadonlySet<string> = new Set(['bucket']);
 
 export function jsonAnswer(value: unknown, status = 200): GatewayResponse {
   return { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, json: JsonPayload.of(value) };
@@ -35,6 +37,18 @@ export function createService(recorder: Recorder, logs: LogStore, visibility: Vi
       const { total, rows } = await logs.groups(groupBy, columns, filter, scope, page);
       if (groupBy === 'api_key') await addKeyNames(rows, visibility);
       return jsonAnswer({ object: 'list', group_by: groupBy, total_count: total, current_page: page.page, page_size: page.size, data: rows });
+    },
+    answerSeries: async (ctx, purpose, scopeName) => {
+      const query = ctx.request.query;
+      const filter = parseFilter(query, SERIES_QUERY_KEYS);
+      const range = parseSeriesRange(query, filter, Date.now());
+      const scope = await visibility.scope(ctx, purpose, scopeName, filter.workspace);
+      const series = await logs.series(range, filter, scope);
+      return jsonAnswer({
+        object: 'analytics-graph', bucket: range.bucket, bucket_ms: range.bucketMs,
+        time_of_generation_min: new Date(range.from).toISOString(), time_of_generation_max: new Date(range.to).toISOString(),
+        ...series,
+      });
     },
     viewScope: (ctx, purpose, scopeName, workspace) => visibility.scope(ctx, purpose, scopeName, workspace),
   };

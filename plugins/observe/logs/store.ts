@@ -8,6 +8,7 @@
 import type { Page, RecordStore } from '../../../core/index.js';
 import { toWhere, type LogFilter, type ViewScope } from './filter.js';
 import { groupRows, type GroupPage } from './groups.js';
+import { seriesOf, type Series, type SeriesRange } from './series.js';
 import { COLUMNS, MIGRATIONS, TRACE_INDEX, type LogRow } from './schema.js';
 
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
@@ -73,6 +74,10 @@ export class LogStore {
 
   groups(groupBy: string, columns: readonly string[], filter: LogFilter, scope: ViewScope, page: Page): Promise<GroupPage> {
     return groupRows(this.store, groupBy, columns, toWhere(filter, scope), page);
+  }
+
+  series(range: SeriesRange, filter: LogFilter, scope: ViewScope): Promise<Series> {
+    return seriesOf(this.store, range, toWhere(filter, scope));
   }
 
   /** Deletes rows that started before `cutoff` (ms), in chunks; returns how many went. */

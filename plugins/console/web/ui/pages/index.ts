@@ -3,12 +3,14 @@
  * rights do not include it (the gateway refuses them anyway: this only keeps the menu honest).
  */
 import type { FunctionComponent } from 'preact';
+import { Analytics } from './analytics/index';
 import { ApiKeysPage } from './api-keys/index';
 import { ConfigsPage } from './configs/index';
 import { Guardrails } from './guardrails/index';
 import { Home } from './home';
 import { Integrations } from './integrations/index';
 import { Limits } from './limits/index';
+import { Logs } from './logs/index';
 import { McpServers } from './mcp-servers/index';
 import { Playground } from './playground/playground';
 import { WorkspacesPage } from './workspaces/index';
@@ -25,6 +27,8 @@ export interface PageDef {
 
 export const PAGES: readonly PageDef[] = [
   { id: '', label: 'Home', component: Home },
+  { id: 'logs', label: 'Logs', scope: 'logs.list', component: Logs },
+  { id: 'analytics', label: 'Analytics', scope: 'analytics.view', component: Analytics },
   { id: 'playground', label: 'Playground', component: Playground },
   { id: 'api-keys', label: 'API keys', scope: 'api_keys.read', admin: true, component: ApiKeysPage },
   { id: 'workspaces', label: 'Workspaces', scope: 'workspaces.read', admin: true, component: WorkspacesPage },
