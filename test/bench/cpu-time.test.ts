@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpuTimesUs, parseProcStat, processTree } from './cpu-time.js';
+import { cpuTimesUs, cpuTimesWhenIdle, parseProcStat, processTree } from './cpu-time.js';
 
 // A stat line as Linux writes it (52 fields), its command name holding spaces and parentheses.
 const statLine = (comm: string, ppid: number, utime: number, stime: number) =>
@@ -50,6 +50,25 @@ describe('bench: cpu time', () => {
       expect(tree - own()).to.be.greaterThan(300_000);
     } finally {
       parent.kill('SIGKILL');
+    }
+  });
+
+  it('waits for a server\'s deferred work: reads its time once it is idle again', async function () {
+    if (process.platform !== 'linux') this.skip();
+    this.timeout(20_000);
+    // Busy for 300 ms of its own CPU after start-up, then idle: like a log flush after a run.
+    const script = "process.stdout.write('go\\n'); const u = () => process.cpuUsage().user; const t = u(); while (u() - t < 300000); setInterval(() => {}, 1000);";
+    const p = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      await new Promise((r) => p.stdout!.once('data', r));
+      const before = cpuTimesUs([p.pid!])![0]!;
+      const after = (await cpuTimesWhenIdle([p.pid!], 1000, 0.02, 15_000))![0]!;
+      expect(after - before).to.be.greaterThan(200_000);
+      const started = Date.now();
+      await cpuTimesWhenIdle([p.pid!]); // idle now: one step
+      expect(Date.now() - started).to.be.lessThan(2000);
+    } finally {
+      p.kill('SIGKILL');
     }
   });
 

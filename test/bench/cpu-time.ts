@@ -90,3 +90,22 @@ export function cpuTimesUs(roots: readonly number[]): number[] | undefined {
     return (ticks / clockTicks()) * 1e6;
   });
 }
+
+/**
+ * Waits until the first root is idle (under `idleShare` of one CPU over `stepMs`), at most
+ * `maxMs`, and answers the CPU times then. Work a server defers past a run (batched log writes)
+ * belongs to that run's requests, and must not land in the next side's run.
+ */
+export async function cpuTimesWhenIdle(roots: readonly number[], stepMs = 100, idleShare = 0.02, maxMs = 5000): Promise<number[] | undefined> {
+  let last = cpuTimesUs(roots);
+  const started = Date.now();
+  while (last && Date.now() - started < maxMs) {
+    await new Promise((r) => setTimeout(r, stepMs));
+    const now = cpuTimesUs(roots);
+    if (!now) return undefined;
+    const busy = now[0]! - last[0]! > idleShare * stepMs * 1000;
+    last = now;
+    if (!busy) break;
+  }
+  return last;
+}

@@ -2,7 +2,7 @@
  * Throughput and latency of one target under load, measured with autocannon in this process.
  */
 import autocannon from 'autocannon';
-import { cpuTimesUs } from './cpu-time.js';
+import { cpuTimesUs, cpuTimesWhenIdle } from './cpu-time.js';
 import { gcStatsSince, logOffset, type GcStats } from './gc-stats.js';
 import type { Target } from './targets.js';
 
@@ -19,8 +19,12 @@ export interface LoadResult {
   non2xx: number;
   /** The serving process's GC work per request (`--gc` only). */
   gc?: GcStats;
-  /** CPU time per request served (µs): the serving process (and its workers), and the upstream meanwhile. Linux only. */
-  cpu?: { serverUs: number; upstreamUs: number };
+  /**
+   * CPU time per request served (µs): the serving process (and its workers), and the upstream
+   * meanwhile, until the server is idle again; `tailUs` is the server's part after the load ended
+   * (deferred work: batched log writes). Linux only.
+   */
+  cpu?: { serverUs: number; upstreamUs: number; tailUs: number };
 }
 
 export async function runLoad(t: Target, connections: number, durationS: number, upstreamPid: number): Promise<LoadResult> {
@@ -35,7 +39,8 @@ export async function runLoad(t: Target, connections: number, durationS: number,
     duration: durationS,
     timeout: 10,
   });
-  const cpuTo = cpuFrom && cpuTimesUs([t.pid, upstreamPid]);
+  const cpuEnd = cpuFrom && cpuTimesUs([t.pid, upstreamPid]);
+  const cpuTo = cpuEnd && (await cpuTimesWhenIdle([t.pid, upstreamPid]));
   const perRequest = (us: number) => (r.requests.total > 0 ? us / r.requests.total : NaN);
   return {
     target: t.label,
@@ -47,6 +52,8 @@ export async function runLoad(t: Target, connections: number, durationS: number,
     timeouts: r.timeouts,
     non2xx: r.non2xx,
     ...(gcFrom === undefined ? {} : { gc: gcStatsSince(t.gcLog!, gcFrom, r.requests.total) }),
-    ...(cpuFrom && cpuTo ? { cpu: { serverUs: perRequest(cpuTo[0] - cpuFrom[0]), upstreamUs: perRequest(cpuTo[1] - cpuFrom[1]) } } : {}),
+    ...(cpuFrom && cpuEnd && cpuTo
+      ? { cpu: { serverUs: perRequest(cpuTo[0]! - cpuFrom[0]!), upstreamUs: perRequest(cpuTo[1]! - cpuFrom[1]!), tailUs: perRequest(cpuTo[0]! - cpuEnd[0]!) } }
+      : {}),
   };
 }

@@ -18,7 +18,7 @@ export function printRun(scenario: string, round: number | 'warm-up', r: LoadRes
   const failures = r.errors + r.timeouts + r.non2xx;
   console.log(
     `  ${scenario} ${round === 'warm-up' ? 'warm-up' : `round ${round}`}  ${r.target.padEnd(11)} ${f0(r.rps).padStart(7)} req/s  p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms` +
-      (r.cpu ? `  cpu ${f1(r.cpu.serverUs)} µs/req (upstream ${f1(r.cpu.upstreamUs)})` : '') +
+      (r.cpu ? `  cpu ${f1(r.cpu.serverUs)} µs/req (after the load ${f1(r.cpu.tailUs)}; upstream ${f1(r.cpu.upstreamUs)})` : '') +
       (failures > 0 ? `  FAILURES ${failures} (errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx})` : '') +
       (r.gc ? `  gc: ${f0(r.gc.allocated)} B alloc, ${f0(r.gc.survived)} B survived, ${f0(r.gc.promoted)} B promoted, ${f1(r.gc.pauseUs)} µs pause /req` : ''),
   );

@@ -1,7 +1,7 @@
 /**
  * Bench entry point: `npm run bench -- [--scenario chat,stream] [--rounds 3] [--duration 5]
  * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--gc] [--list]
- * [--gateway-env KEY=VALUE ...] [--proxy-processes N] [--baseline undici|http|both]`.
+ * [--gateway-env KEY=VALUE ...] [--proxy-processes N] [--baseline undici|http|both] [--requests N]`.
  * Servers run as child processes; the load generator runs here (the machine has 2 cores).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runLoad } from './load.js';
+import { runLoad, type LoadResult } from './load.js';
 import { killChildrenOnExit, pinSelf, stopAll } from './processes.js';
 import { printRun, printSummaries, writeJson } from './report.js';
 import { findScenario, scenarios, type Scenario } from './scenarios.js';
@@ -34,6 +34,7 @@ const { values } = parseArgs({
     'gateway-env': { type: 'string', multiple: true, default: [] },
     'proxy-processes': { type: 'string', default: '1' },
     baseline: { type: 'string', default: 'undici' },
+    requests: { type: 'string' },
   },
 });
 
@@ -68,7 +69,12 @@ const options = {
   gatewayEnv: gatewayEnvOf(values['gateway-env']),
   proxyProcesses,
   proxyClients,
+  /** Sequential scenarios: requests per side, over the scenario's own count. */
+  requests: values.requests === undefined ? undefined : Number(values.requests),
 };
+if (options.requests !== undefined && !(Number.isInteger(options.requests) && options.requests > 0)) {
+  throw new Error(`--requests must be a positive integer, got "${values.requests}"`);
+}
 
 /** Rounds of B S (or B1 B2 S with two baselines), each baseline's runs summarised against the same subject runs. */
 async function loadScenario(s: Scenario, stack: Stack): Promise<Summary[]> {
@@ -79,7 +85,7 @@ async function loadScenario(s: Scenario, stack: Stack): Promise<Summary[]> {
   }
   const rounds: LoadRound[][] = stack.baselines.map(() => []);
   for (let round = 1; round <= options.rounds; round++) {
-    const baselines = [];
+    const baselines: LoadResult[] = [];
     for (const b of stack.baselines) {
       baselines.push(await load(b));
       printRun(s.name, round, baselines.at(-1)!);
@@ -94,7 +100,7 @@ async function loadScenario(s: Scenario, stack: Stack): Promise<Summary[]> {
 /** Sequential requests, one connection per side: `ttfb` (streams held back?) or `latency` (µs added). */
 async function sequentialScenario(s: Scenario, stack: Stack): Promise<Summary[]> {
   const latency = s.measure === 'latency';
-  const n = s.requests ?? (latency ? 5000 : 50);
+  const n = options.requests ?? s.requests ?? (latency ? 5000 : 50);
   // The JIT needs far more than a few requests before µs figures settle.
   const warmup = latency ? Math.min(1000, Math.ceil(n / 5)) : 3;
   console.log(`  ${s.name}: ${n} sequential requests each through ${[...stack.baselines, stack.subject].map((t) => t.label).join(', ')} (after ${warmup} warm-up)...`);
@@ -107,7 +113,7 @@ async function sequentialScenario(s: Scenario, stack: Stack): Promise<Summary[]>
 async function main(): Promise<void> {
   killChildrenOnExit();
   if (values.list) {
-    for (const s of scenarios) console.log(`${s.name.padEnd(16)} vs ${s.baseline.padEnd(10)} ${s.description}`);
+    for (const s of scenarios) console.log(`${s.name.padEnd(22)} vs ${s.baseline.padEnd(14)} ${s.description}`);
     return;
   }
   const selected = options.scenarios.map(findScenario);

@@ -6,7 +6,7 @@ import { summariseLatency, summariseLoad, summariseStreams, type LoadRound } fro
 
 const run = (target: string, rps: number, cpu?: [number, number], failures = 0): LoadResult => ({
   target, rps, p50: 1, p99: 5, requests: rps * 5, errors: failures, timeouts: 0, non2xx: 0,
-  ...(cpu ? { cpu: { serverUs: cpu[0], upstreamUs: cpu[1] } } : {}),
+  ...(cpu ? { cpu: { serverUs: cpu[0], upstreamUs: cpu[1], tailUs: 0 } } : {}),
 });
 
 const seq = (target: string, first: [number, number], total: [number, number]): SequentialStats =>
