@@ -8,41 +8,7 @@ import { join } from 'node:path';
 import type { GcStats } from './gc-stats.js';
 import type { LoadResult } from './load.js';
 import { median } from './stats.js';
-import type { StreamStats } from './ttfb.js';
-
-export interface LoadSummary {
-  scenario: string;
-  kind: 'load';
-  baseline: string;
-  connections: number;
-  durationS: number;
-  runs: { round: number; baseline: LoadResult; subject: LoadResult }[];
-  /** Medians over the rounds. */
-  baselineRps: number;
-  subjectRps: number;
-  /** Median over rounds of subject rps / baseline rps of the same round. */
-  ratio: number;
-  baselineP50: number;
-  baselineP99: number;
-  subjectP50: number;
-  subjectP99: number;
-  /** Errors + time-outs + non-2xx answers, all rounds. */
-  baselineFailures: number;
-  subjectFailures: number;
-}
-
-export interface StreamSummary {
-  scenario: string;
-  kind: 'stream';
-  baseline: string;
-  chunkDelayMs: number;
-  baselineStats: StreamStats;
-  subjectStats: StreamStats;
-  /** The gateway's first byte came after half of its whole stream time: it held the stream back. */
-  buffered: boolean;
-}
-
-export type Summary = LoadSummary | StreamSummary;
+import type { LatencySummary, LoadSummary, StreamSummary, Summary } from './summaries.js';
 
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toString() : '-');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
@@ -51,7 +17,8 @@ const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
 export function printRun(scenario: string, round: number | 'warm-up', r: LoadResult): void {
   const failures = r.errors + r.timeouts + r.non2xx;
   console.log(
-    `  ${scenario} ${round === 'warm-up' ? 'warm-up' : `round ${round}`}  ${r.target.padEnd(8)} ${f0(r.rps).padStart(7)} req/s  p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms` +
+    `  ${scenario} ${round === 'warm-up' ? 'warm-up' : `round ${round}`}  ${r.target.padEnd(11)} ${f0(r.rps).padStart(7)} req/s  p50 ${f1(r.p50)} ms  p99 ${f1(r.p99)} ms` +
+      (r.cpu ? `  cpu ${f1(r.cpu.serverUs)} µs/req (after the load ${f1(r.cpu.tailUs)}; upstream ${f1(r.cpu.upstreamUs)})` : '') +
       (failures > 0 ? `  FAILURES ${failures} (errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx})` : '') +
       (r.gc ? `  gc: ${f0(r.gc.allocated)} B alloc, ${f0(r.gc.survived)} B survived, ${f0(r.gc.promoted)} B promoted, ${f1(r.gc.pauseUs)} µs pause /req` : ''),
   );
@@ -65,6 +32,7 @@ function table(rows: string[][]): string {
 export function printSummaries(summaries: Summary[]): void {
   const load = summaries.filter((s): s is LoadSummary => s.kind === 'load');
   const streams = summaries.filter((s): s is StreamSummary => s.kind === 'stream');
+  const latency = summaries.filter((s): s is LatencySummary => s.kind === 'latency');
   if (load.length > 0) {
     console.log('\nthroughput (median of rounds; latency = median of autocannon p50/p99, ms)');
     console.log(
@@ -84,6 +52,15 @@ export function printSummaries(summaries: Summary[]): void {
       ]),
     );
   }
+  const withCpu = load.filter((s) => s.cpu);
+  if (withCpu.length > 0) {
+    console.log('\ncpu per request (µs, median of rounds; utime + stime of each process tree / requests served; upstream = during that side\'s runs)');
+    console.log(table([
+      ['scenario', 'baseline', 'base µs/req', 'gw µs/req', 'gw/base', 'upstream b/gw'],
+      ...withCpu.map((s) => [s.scenario, s.baseline, f1(s.cpu!.baselineUs), f1(s.cpu!.subjectUs), f2(s.cpu!.ratio),
+        `${f1(s.cpu!.baselineUpstreamUs)}/${f1(s.cpu!.subjectUpstreamUs)}`]),
+    ]));
+  }
   const withGc = load.filter((s) => s.runs.some((r) => r.subject.gc && r.baseline.gc));
   if (withGc.length > 0) {
     const gcMedian = (s: LoadSummary, side: 'baseline' | 'subject', f: (g: GcStats) => number) => median(s.runs.map((r) => f(r[side].gc!)));
@@ -98,6 +75,7 @@ export function printSummaries(summaries: Summary[]): void {
     ]));
   }
   if (streams.length > 0) {
+    const ms = (us: number) => f1(us / 1000);
     console.log('\nstreams (sequential; ms; TTFB = first body byte)');
     console.log(
       table([
@@ -107,11 +85,31 @@ export function printSummaries(summaries: Summary[]): void {
           s.baseline,
           String(s.chunkDelayMs),
           String(s.subjectStats.samples),
-          `${f1(s.baselineStats.ttfbMedian)}/${f1(s.baselineStats.ttfbP99)}`,
-          `${f1(s.subjectStats.ttfbMedian)}/${f1(s.subjectStats.ttfbP99)}`,
-          f1(s.baselineStats.totalMedian),
-          f1(s.subjectStats.totalMedian),
+          `${ms(s.baselineStats.firstP50)}/${ms(s.baselineStats.firstP99)}`,
+          `${ms(s.subjectStats.firstP50)}/${ms(s.subjectStats.firstP99)}`,
+          ms(s.baselineStats.totalP50),
+          ms(s.subjectStats.totalP50),
           s.buffered ? 'YES' : 'no',
+        ]),
+      ]),
+    );
+  }
+  if (latency.length > 0) {
+    const p = (s: LatencySummary, side: 'baselineStats' | 'subjectStats', q: 50 | 99) =>
+      s.metric === 'answer' ? s[side][q === 50 ? 'totalP50' : 'totalP99'] : s[side][q === 50 ? 'firstP50' : 'firstP99'];
+    console.log('\nlatency at one connection (µs; sequential, sides alternating request by request; added = gateway - baseline)');
+    console.log(
+      table([
+        ['scenario', 'until', 'baseline', 'n', 'base p50/p99', 'gw p50/p99', 'added p50', 'added p99'],
+        ...latency.map((s) => [
+          s.scenario,
+          s.metric,
+          s.baseline,
+          String(s.subjectStats.samples),
+          `${f0(p(s, 'baselineStats', 50))}/${f0(p(s, 'baselineStats', 99))}`,
+          `${f0(p(s, 'subjectStats', 50))}/${f0(p(s, 'subjectStats', 99))}`,
+          f0(s.addedP50),
+          f0(s.addedP99),
         ]),
       ]),
     );

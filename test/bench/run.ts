@@ -1,7 +1,7 @@
 /**
  * Bench entry point: `npm run bench -- [--scenario chat,stream] [--rounds 3] [--duration 5]
  * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--gc] [--list]
- * [--gateway-env KEY=VALUE ...] [--proxy-processes N]`.
+ * [--gateway-env KEY=VALUE ...] [--proxy-processes N] [--baseline undici|http|both] [--requests N]`.
  * Servers run as child processes; the load generator runs here (the machine has 2 cores).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -11,11 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadResult } from './load.js';
 import { killChildrenOnExit, pinSelf, stopAll } from './processes.js';
-import { printRun, printSummaries, writeJson, type LoadSummary, type StreamSummary, type Summary } from './report.js';
+import { printRun, printSummaries, writeJson } from './report.js';
 import { findScenario, scenarios, type Scenario } from './scenarios.js';
-import { median } from './stats.js';
-import { probe, startStack, type Stack } from './targets.js';
-import { measureStreams } from './ttfb.js';
+import { measureSequential } from './sequential.js';
+import { summariseLatency, summariseLoad, summariseStreams, type LoadRound, type Summary } from './summaries.js';
+import { probe, startStack, type ProxyClient, type Stack } from './targets.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url)); // dist/test/bench
 const root = resolve(benchDir, '../../..');
@@ -33,8 +33,15 @@ const { values } = parseArgs({
     gc: { type: 'boolean', default: false },
     'gateway-env': { type: 'string', multiple: true, default: [] },
     'proxy-processes': { type: 'string', default: '1' },
+    baseline: { type: 'string', default: 'undici' },
+    requests: { type: 'string' },
   },
 });
+
+/** `--baseline`: the bare proxies a `proxy` baseline runs; with `both`, every round runs undici, http, gateway. */
+const PROXY_CLIENTS: Record<string, ProxyClient[]> = { undici: ['undici'], http: ['http'], both: ['undici', 'http'] };
+const proxyClients = PROXY_CLIENTS[values.baseline];
+if (!proxyClients) throw new Error(`--baseline must be one of ${Object.keys(PROXY_CLIENTS).join(', ')}, got "${values.baseline}"`);
 
 /** `--gateway-env KEY=VALUE` (repeatable): the environment added to every gateway the bench starts. */
 function gatewayEnvOf(pairs: string[]): Record<string, string> {
@@ -61,62 +68,52 @@ const options = {
   gc: values.gc,
   gatewayEnv: gatewayEnvOf(values['gateway-env']),
   proxyProcesses,
+  proxyClients,
+  /** Sequential scenarios: requests per side, over the scenario's own count. */
+  requests: values.requests === undefined ? undefined : Number(values.requests),
 };
-
-async function loadScenario(s: Scenario, stack: Stack): Promise<LoadSummary> {
-  const conns = options.connections ?? s.connections;
-  if (options.warmupS > 0) {
-    printRun(s.name, 'warm-up', await runLoad(stack.baseline, conns, options.warmupS));
-    printRun(s.name, 'warm-up', await runLoad(stack.subject, conns, options.warmupS));
-  }
-  const runs: LoadSummary['runs'] = [];
-  for (let round = 1; round <= options.rounds; round++) {
-    const baseline = await runLoad(stack.baseline, conns, options.durationS);
-    printRun(s.name, round, baseline);
-    const subject = await runLoad(stack.subject, conns, options.durationS);
-    printRun(s.name, round, subject);
-    runs.push({ round, baseline, subject });
-  }
-  const pick = (side: 'baseline' | 'subject', f: (r: LoadResult) => number) => median(runs.map((r) => f(r[side])));
-  const failures = (side: 'baseline' | 'subject') => runs.reduce((n, r) => n + r[side].errors + r[side].timeouts + r[side].non2xx, 0);
-  return {
-    scenario: s.name,
-    kind: 'load',
-    baseline: stack.baseline.label,
-    connections: conns,
-    durationS: options.durationS,
-    runs,
-    baselineRps: pick('baseline', (r) => r.rps),
-    subjectRps: pick('subject', (r) => r.rps),
-    ratio: median(runs.map((r) => r.subject.rps / r.baseline.rps)),
-    baselineP50: pick('baseline', (r) => r.p50),
-    baselineP99: pick('baseline', (r) => r.p99),
-    subjectP50: pick('subject', (r) => r.p50),
-    subjectP99: pick('subject', (r) => r.p99),
-    baselineFailures: failures('baseline'),
-    subjectFailures: failures('subject'),
-  };
+if (options.requests !== undefined && !(Number.isInteger(options.requests) && options.requests > 0)) {
+  throw new Error(`--requests must be a positive integer, got "${values.requests}"`);
 }
 
-async function streamScenario(s: Scenario, stack: Stack): Promise<StreamSummary> {
-  const n = s.requests ?? 50;
-  console.log(`  ${s.name}: ${n} sequential streams each through ${stack.baseline.label} and ${stack.subject.label}...`);
-  const { baseline, subject } = await measureStreams(stack.baseline, stack.subject, n);
-  return {
-    scenario: s.name,
-    kind: 'stream',
-    baseline: stack.baseline.label,
-    chunkDelayMs: s.upstreamChunkDelayMs ?? 0,
-    baselineStats: baseline,
-    subjectStats: subject,
-    buffered: subject.ttfbMedian > subject.totalMedian / 2,
-  };
+/** Rounds of B S (or B1 B2 S with two baselines), each baseline's runs summarised against the same subject runs. */
+async function loadScenario(s: Scenario, stack: Stack): Promise<Summary[]> {
+  const conns = options.connections ?? s.connections;
+  const load = (t: Stack['subject']) => runLoad(t, conns, options.durationS, stack.upstreamPid);
+  if (options.warmupS > 0) {
+    for (const t of [...stack.baselines, stack.subject]) printRun(s.name, 'warm-up', await runLoad(t, conns, options.warmupS, stack.upstreamPid));
+  }
+  const rounds: LoadRound[][] = stack.baselines.map(() => []);
+  for (let round = 1; round <= options.rounds; round++) {
+    const baselines: LoadResult[] = [];
+    for (const b of stack.baselines) {
+      baselines.push(await load(b));
+      printRun(s.name, round, baselines.at(-1)!);
+    }
+    const subject = await load(stack.subject);
+    printRun(s.name, round, subject);
+    baselines.forEach((baseline, k) => rounds[k]!.push({ round, baseline, subject }));
+  }
+  return rounds.map((runs) => summariseLoad(s.name, conns, options.durationS, runs));
+}
+
+/** Sequential requests, one connection per side: `ttfb` (streams held back?) or `latency` (µs added). */
+async function sequentialScenario(s: Scenario, stack: Stack): Promise<Summary[]> {
+  const latency = s.measure === 'latency';
+  const n = options.requests ?? s.requests ?? (latency ? 5000 : 50);
+  // The JIT needs far more than a few requests before µs figures settle.
+  const warmup = latency ? Math.min(1000, Math.ceil(n / 5)) : 3;
+  console.log(`  ${s.name}: ${n} sequential requests each through ${[...stack.baselines, stack.subject].map((t) => t.label).join(', ')} (after ${warmup} warm-up)...`);
+  const stats = await measureSequential([...stack.baselines, stack.subject], n, warmup);
+  const subject = stats.at(-1)!;
+  return stats.slice(0, -1).map((baseline) =>
+    latency ? summariseLatency(s.name, s.stream === true, baseline, subject) : summariseStreams(s.name, s.upstreamChunkDelayMs ?? 0, baseline, subject));
 }
 
 async function main(): Promise<void> {
   killChildrenOnExit();
   if (values.list) {
-    for (const s of scenarios) console.log(`${s.name.padEnd(16)} vs ${s.baseline.padEnd(10)} ${s.description}`);
+    for (const s of scenarios) console.log(`${s.name.padEnd(22)} vs ${s.baseline.padEnd(14)} ${s.description}`);
     return;
   }
   const selected = options.scenarios.map(findScenario);
@@ -133,11 +130,10 @@ async function main(): Promise<void> {
   for (const s of selected) {
     console.log(`\n${s.name}: ${s.description} (baseline: ${s.baseline})`);
     const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined, gc: options.gc,
-      gatewayEnv: options.gatewayEnv, proxyProcesses: options.proxyProcesses });
+      gatewayEnv: options.gatewayEnv, proxyProcesses: options.proxyProcesses, proxyClients: options.proxyClients });
     try {
-      await probe(stack.baseline);
-      await probe(stack.subject);
-      summaries.push(s.stream ? await streamScenario(s, stack) : await loadScenario(s, stack));
+      for (const t of [...stack.baselines, stack.subject]) await probe(t);
+      summaries.push(...((s.measure ?? 'load') === 'load' ? await loadScenario(s, stack) : await sequentialScenario(s, stack)));
     } finally {
       await stack.stop();
     }

@@ -8,8 +8,15 @@ export interface Scenario {
   /** Request path on the gateway (and on the bare proxy, which forwards it as is). */
   path: string;
   body: Record<string, unknown>;
-  /** Streamed: measured by time to first byte over sequential requests, not by autocannon. */
+  /** Streamed: the body asks for a stream and the probe expects `data: [DONE]`. */
   stream?: boolean;
+  /**
+   * How the scenario is measured: `load` (default) by autocannon's throughput at `connections`;
+   * `ttfb` by sequential streams' first byte against their whole time (is anything buffered?);
+   * `latency` by a sequential loop at one connection with µs resolution, per side, alternating
+   * request by request: the whole answer, or for a stream its first chunk.
+   */
+  measure?: 'load' | 'ttfb' | 'latency';
   /** Added to the request headers, e.g. an `x-gw-config` JSON; `{{upstream}}` becomes the upstream URL. */
   extraHeaders?: Record<string, string>;
   /** `proxy` (the bare pass-through proxy) or the name of another scenario run on the gateway. */
@@ -30,7 +37,9 @@ export interface Scenario {
   setup?(ctx: SetupContext): Promise<Record<string, string> | void>;
   /** Upstream delay before every stream chunk (ms). */
   upstreamChunkDelayMs?: number;
-  /** Stream scenarios: sequential requests per side. */
+  /** Events of the upstream's OpenAI stream (default 6: role, 3 deltas, finish, `[DONE]`). */
+  upstreamEvents?: number;
+  /** `ttfb` and `latency` scenarios: sequential requests per side. */
   requests?: number;
 }
 
@@ -136,7 +145,8 @@ export const scenarios: Scenario[] = [
     name: 'stream-load',
     description: 'streamed chat under load (32 connections): OpenAI-format stream passed through, vs the bare proxy',
     path: '/v1/chat/completions',
-    body: { ...chatBody, stream: true },
+    body: chatBody,
+    stream: true,
     baseline: 'proxy',
     connections: 32,
   },
@@ -144,7 +154,8 @@ export const scenarios: Scenario[] = [
     name: 'anthropic-stream',
     description: 'streamed chat translated from Anthropic events to chat.completion.chunk, vs the bare proxy passing an OpenAI stream',
     path: '/v1/chat/completions',
-    body: { ...chatBody, stream: true },
+    body: chatBody,
+    stream: true,
     extraHeaders: { 'x-gw-provider': 'anthropic' },
     baseline: 'proxy',
     connections: 32,
@@ -258,12 +269,57 @@ export const scenarios: Scenario[] = [
     name: 'stream',
     description: 'streamed chat, upstream waits 50 ms before each of 6 events: time to first byte proves no buffering',
     path: '/v1/chat/completions',
-    body: { ...chatBody, stream: true },
+    body: chatBody,
     stream: true,
+    measure: 'ttfb',
     baseline: 'proxy',
     connections: 1,
     upstreamChunkDelayMs: 50,
     requests: 50,
+  },
+  {
+    name: 'paced-streams',
+    description: 'streams of 20 events, the upstream waiting 5 ms before each, at 64 connections: does the gateway keep the pace?',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    stream: true,
+    baseline: 'proxy',
+    connections: 64,
+    upstreamChunkDelayMs: 5,
+    upstreamEvents: 20,
+  },
+  {
+    name: 'latency',
+    description: 'the chat request at one connection, one at a time (µs): the latency the gateway adds',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    measure: 'latency',
+    baseline: 'proxy',
+    connections: 1,
+    requests: 5000,
+  },
+  {
+    name: 'first-chunk',
+    description: 'time to the first chunk of an OpenAI stream passed through, one at a time (µs)',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    stream: true,
+    measure: 'latency',
+    baseline: 'proxy',
+    connections: 1,
+    requests: 3000,
+  },
+  {
+    name: 'anthropic-first-chunk',
+    description: 'time to the first chunk of a stream translated from Anthropic events, vs the bare proxy passing an OpenAI stream (µs)',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    stream: true,
+    extraHeaders: { 'x-gw-provider': 'anthropic' },
+    measure: 'latency',
+    baseline: 'proxy',
+    connections: 1,
+    requests: 3000,
   },
 ];
 

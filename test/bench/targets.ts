@@ -1,6 +1,6 @@
 /**
- * Starts what one scenario needs (upstream, bare proxy or a second gateway, the gateway) and
- * describes the two request targets the bench compares: baseline and subject.
+ * Starts what one scenario needs (upstream, bare proxies or a second gateway, the gateway) and
+ * describes the request targets the bench compares: one or two baselines and the subject.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,11 +17,19 @@ export interface Target {
   stream: boolean;
   /** The log of the process serving this target, when it runs with `--trace-gc-nvp` (`--gc`). */
   gcLog?: string;
+  /** The process serving this target (with its children: cluster workers), for its CPU time. */
+  pid: number;
 }
 
+/** The bare proxy's forwarding clients: `undici` is the reference, `http` the older one. */
+export type ProxyClient = 'undici' | 'http';
+
 export interface Stack {
-  baseline: Target;
+  /** What the subject is compared with: one gateway scenario, or one bare proxy per client asked for. */
+  baselines: Target[];
   subject: Target;
+  /** The upstream's pid, for its CPU time per request of each side's run. */
+  upstreamPid: number;
   processes: ServerProcess[];
   stop(): Promise<void>;
 }
@@ -41,6 +49,8 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   /** Processes of the bare proxy (`--proxy-processes N`): 2 to compare with GW_WORKERS=2. */
   proxyProcesses?: number;
+  /** The bare proxies a `proxy` baseline runs, in the order of each round (`--baseline`); default undici. */
+  proxyClients?: readonly ProxyClient[];
 }
 
 /** `{{upstream}}` in header values and the body stands for the upstream URL (only known at run time). */
@@ -70,7 +80,8 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
   try {
     const gcArgs = o.gc ? ['--trace-gc-nvp'] : [];
     const gcLog = (p: ServerProcess) => (o.gc ? { gcLog: p.logFile } : {});
-    const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), ['--chunk-delay', String(s.upstreamChunkDelayMs ?? 0)], {}, join(dir, 'upstream.log'), undefined, o.pin?.upstream);
+    const upstreamArgs = ['--chunk-delay', String(s.upstreamChunkDelayMs ?? 0), '--events', String(s.upstreamEvents ?? 6)];
+    const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), upstreamArgs, {}, join(dir, 'upstream.log'), undefined, o.pin?.upstream);
     processes.push(upstream);
 
     // One gateway per distinct environment and composition: a baseline scenario with the same ones shares it.
@@ -113,18 +124,21 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     };
 
     const gw = await gatewayFor(s);
-    const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, ...requestOf(s, upstream.url), ...gcLog(gw) });
-    let baseline: Target;
+    const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, pid: gw.proc.pid!, ...requestOf(s, upstream.url), ...gcLog(gw) });
+    const baselines: Target[] = [];
     if (s.baseline === 'proxy') {
-      const proxy = await startServer('bare-proxy', join(o.benchDir, 'bare-proxy.js'), ['--upstream', upstream.url, '--processes', String(o.proxyProcesses ?? 1)], {}, join(dir, 'proxy.log'), undefined, o.pin?.server, gcArgs);
-      processes.push(proxy);
-      baseline = { label: 'proxy', origin: proxy.url, ...requestOf(s, upstream.url), ...gcLog(proxy) };
+      for (const client of o.proxyClients ?? ['undici']) {
+        const args = ['--upstream', upstream.url, '--client', client, '--processes', String(o.proxyProcesses ?? 1)];
+        const proxy = await startServer(`bare-${client}`, join(o.benchDir, 'bare-proxy.js'), args, {}, join(dir, `proxy-${client}.log`), undefined, o.pin?.server, gcArgs);
+        processes.push(proxy);
+        baselines.push({ label: `bare-${client}`, origin: proxy.url, pid: proxy.proc.pid!, ...requestOf(s, upstream.url), ...gcLog(proxy) });
+      }
     } else {
       const b = findScenario(s.baseline);
       const bgw = await gatewayFor(b);
-      baseline = await prepared(b, bgw.url, { label: `gateway:${b.name}`, origin: bgw.url, ...requestOf(b, upstream.url), ...gcLog(bgw) });
+      baselines.push(await prepared(b, bgw.url, { label: `gateway:${b.name}`, origin: bgw.url, pid: bgw.proc.pid!, ...requestOf(b, upstream.url), ...gcLog(bgw) }));
     }
-    return { baseline, subject, processes, stop: stopAllOf };
+    return { baselines, subject, upstreamPid: upstream.proc.pid!, processes, stop: stopAllOf };
   } catch (err) {
     await stopAllOf();
     throw err;

@@ -1,13 +1,16 @@
 /**
  * Bench upstream: the fastest plausible OpenAI chat endpoint, so the numbers measure what sits
  * in front of it. Fixed answers, prebuilt buffers, keep-alive.
- * Usage: node upstream.js [--chunk-delay MS]  (or env BENCH_CHUNK_DELAY_MS); prints its URL.
+ * Usage: node upstream.js [--chunk-delay MS] [--events N]  (or env BENCH_CHUNK_DELAY_MS); prints its URL.
+ * `--events N` (default 6, at least 3): events of an OpenAI stream: role, N - 3 content deltas, finish, `[DONE]`.
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { 'chunk-delay': { type: 'string' } } });
+const { values } = parseArgs({ options: { 'chunk-delay': { type: 'string' }, events: { type: 'string', default: '6' } } });
 const chunkDelayMs = Number(values['chunk-delay'] ?? process.env.BENCH_CHUNK_DELAY_MS ?? 0);
+const eventCount = Number(values.events);
+if (!Number.isInteger(eventCount) || eventCount < 3) throw new Error(`upstream: --events must be an integer >= 3, got "${values.events}"`);
 
 const completion = Buffer.from(
   JSON.stringify({
@@ -31,14 +34,14 @@ const chunk = (delta: object, finish: string | null) =>
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   })}\n\n`;
 
+const words = ['Hello', ' from the', ' bench upstream.'];
 const events = [
   chunk({ role: 'assistant', content: '' }, null),
-  chunk({ content: 'Hello' }, null),
-  chunk({ content: ' from the' }, null),
-  chunk({ content: ' bench upstream.' }, null),
+  ...Array.from({ length: eventCount - 3 }, (_, i) => chunk({ content: words[i % words.length] }, null)),
   chunk({}, 'stop'),
   'data: [DONE]\n\n',
 ];
+const allEvents = events.join('');
 
 // The same answer in Anthropic's Messages format, for scenarios that measure translation.
 const anthropicMessage = Buffer.from(
@@ -85,7 +88,7 @@ const server = createServer((req, res) => {
     // Headers go out at once, so a client's first body byte marks the first chunk, not the headers.
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
     res.flushHeaders();
-    if (chunkDelayMs <= 0) return res.end(events.join(''));
+    if (chunkDelayMs <= 0) return res.end(allEvents);
     for (const e of events) {
       await sleep(chunkDelayMs); // every chunk, the first included, comes after the delay
       if (res.destroyed) return;
