@@ -56,13 +56,21 @@ else void main().then(() => stopAll(), async (e) => {
 
 // ---------- the paced upstream ----------
 
+/**
+ * Every event carries the moment it is written (process.hrtime: CLOCK_MONOTONIC, one clock for all
+ * processes of the machine), in the ids of OpenAI chunks and in the text: the client reads it back.
+ */
+const STAMP = 'bench_' + '0'.repeat(19);
+const STAMPED = /bench_\d{19}/g;
+const stamp = () => 'bench_' + String(process.hrtime.bigint()).padStart(19, '0');
+
 function openaiEvents(id: string): string[] {
   const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({
     id, object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-bench',
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   })}\n\n`;
   const out = [chunk({ role: 'assistant', content: '' }, null)];
-  for (let i = 0; i < events - 3; i++) out.push(chunk({ content: ` word${i}` }, null));
+  for (let i = 0; i < events - 3; i++) out.push(chunk({ content: ` ${STAMP}` }, null));
   out.push(chunk({}, 'stop'), 'data: [DONE]\n\n');
   return out;
 }
@@ -74,7 +82,7 @@ function anthropicEvents(id: string): string[] {
     event('message_start', { message: { id, type: 'message', role: 'assistant', model: 'claude-bench', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } }),
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
   ];
-  for (let i = 0; i < events - 5; i++) out.push(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ` word${i}` } }));
+  for (let i = 0; i < events - 5; i++) out.push(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ` ${STAMP}` } }));
   out.push(
     event('content_block_stop', { index: 0 }),
     event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 7 } }),
@@ -102,13 +110,11 @@ function serveUpstream(): void {
 async function pace(res: ServerResponse, anthropic: boolean): Promise<void> {
   const sleep = () => new Promise((r) => setTimeout(r, delayMs));
   await sleep();
-  // The first event carries the moment it is written, in its id.
-  const id = `bench_${process.hrtime.bigint()}`;
-  const list = anthropic ? anthropicEvents(id) : openaiEvents(id);
+  const list = anthropic ? anthropicEvents(STAMP) : openaiEvents(STAMP);
   for (let i = 0; i < list.length; i++) {
     if (i > 0) await sleep();
     if (res.destroyed) return;
-    res.write(list[i]);
+    res.write(list[i]!.replaceAll(STAMP, stamp()));
   }
   res.end();
 }
@@ -127,6 +133,8 @@ const body = JSON.stringify({ model: 'gpt-4o-mini', stream: true, max_tokens: 16
 interface Sample {
   firstUs: number;
   hopUs: number;
+  /** The hop of every later event. */
+  laterUs: number[];
 }
 
 function streamOnce(p: Path, agent: Agent): Promise<Sample> {
@@ -137,10 +145,13 @@ function streamOnce(p: Path, agent: Agent): Promise<Sample> {
     const req = request(p.origin + '/v1/chat/completions', { method: 'POST', agent, headers: { ...p.headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
       res.setEncoding('latin1');
       res.on('data', (c: string) => {
-        if (!sample && c.includes('data:')) {
-          const now = process.hrtime.bigint();
-          const sent = /bench_(\d+)/.exec(c);
-          sample = { firstUs: Number(now - t0) / 1e3, hopUs: sent ? Number(now - BigInt(sent[1]!)) / 1e3 : NaN };
+        const now = process.hrtime.bigint();
+        // The newest stamp of a read is its last event's (translated chunks also repeat the first one's id).
+        const hop = Math.min(...(c.match(STAMPED) ?? []).map((m) => Number(now - BigInt(m.slice(6))) / 1e3));
+        if (sample) {
+          if (hop !== Infinity) sample.laterUs.push(hop);
+        } else if (c.includes('data:')) {
+          sample = { firstUs: Number(now - t0) / 1e3, hopUs: hop, laterUs: [] };
         }
         text += c;
       });
@@ -172,12 +183,15 @@ async function firstChunk(paths: Path[], n: number): Promise<void> {
   agent.destroy();
   console.log(`\nfirst chunk, ${n} sequential streams per path (${events} events, ${delayMs} ms apart), µs`);
   // On a busy machine the low percentiles show a path's own cost best: preemption only adds.
-  console.log('path                first p50  first p99    hop p10    hop p50    hop p99   +hop p10/p50 vs proxy');
+  console.log('path                first p50  first p99 |  hop p10    hop p50    hop p99 | later p10  later p50 | +hop p10/p50, +later p10/p50 vs proxy');
   const hop0 = samples[0]!.map((s) => s.hopUs);
+  const later0 = samples[0]!.flatMap((s) => s.laterUs);
   paths.forEach((p, j) => {
     const first = samples[j]!.map((s) => s.firstUs);
     const hop = samples[j]!.map((s) => s.hopUs);
-    console.log(`${p.label.padEnd(18)} ${fmt(median(first))}    ${fmt(percentile(first, 99))}    ${fmt(percentile(hop, 10))}    ${fmt(median(hop))}    ${fmt(percentile(hop, 99))}    ${fmt(percentile(hop, 10) - percentile(hop0, 10))} / ${fmt(median(hop) - median(hop0)).trim()}`);
+    const later = samples[j]!.flatMap((s) => s.laterUs);
+    const vs = (a: number[], b: number[]) => `${(percentile(a, 10) - percentile(b, 10)).toFixed(0)}/${(median(a) - median(b)).toFixed(0)}`;
+    console.log(`${p.label.padEnd(18)} ${fmt(median(first))}    ${fmt(percentile(first, 99))} | ${fmt(percentile(hop, 10))}    ${fmt(median(hop))}    ${fmt(percentile(hop, 99))} |   ${fmt(percentile(later, 10))}    ${fmt(median(later))} | ${vs(hop, hop0)}, ${vs(later, later0)}`);
   });
 }
 
