@@ -240,7 +240,6 @@ async function write(res: ServerResponse, response: GatewayResponse, state: Node
   const reason = STATUS_TEXT[response.status];
   if (response.stream) {
     res.writeHead(response.status, reason, headers);
-    res.flushHeaders();
     await pipeStream(res, response.stream);
     return;
   }
@@ -249,11 +248,19 @@ async function write(res: ServerResponse, response: GatewayResponse, state: Node
   await writer.write(res, response.status, reason, headers, body);
 }
 
+/**
+ * Writes a stream chunk by chunk. The head goes out with the first chunk, in one write: each write
+ * to an idle client pays for waking it, and a provider's stream is only answered once its first
+ * chunk is in (prefetched). A stream whose first chunk is not at hand within this turn of the event
+ * loop (an idle relay) has its head flushed alone, so the client knows the stream is open.
+ */
 async function pipeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>): Promise<void> {
   const iterator = stream[Symbol.asyncIterator]();
+  const headLater = setImmediate(flushHead, res);
   try {
     while (!res.destroyed) {
       const { done, value } = await iterator.next();
+      clearImmediate(headLater);
       if (done || res.destroyed) break;
       if (!res.write(value)) await drainOrClose(res);
     }
@@ -263,9 +270,14 @@ async function pipeStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>
     res.destroy();
     throw e;
   } finally {
+    clearImmediate(headLater);
     if (res.destroyed) await iterator.return?.();
     else res.end();
   }
+}
+
+function flushHead(res: ServerResponse): void {
+  if (!res.destroyed) res.flushHeaders();
 }
 
 /** Waits for room or the end of the connection, leaving no listener behind (a long stream waits many times). */
