@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Page } from 'playwright-core';
 import { directHeaders } from '../helpers/gateway.js';
 import { signIn, startConsoleRig, type ConsoleRig } from './browser.js';
 
@@ -26,6 +27,27 @@ async function seed(rig: ConsoleRig): Promise<void> {
   await fetch(`${rig.gateway.url}/v1/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'search team', type: 'organisation-service' }) });
 }
 
+/** What a page's picture shows beyond its first view. */
+const SCENES: Record<string, (page: Page, rig: ConsoleRig) => Promise<void>> = {
+  Analytics: async (page) => {
+    await page.getByLabel('Time range').selectOption('15m');
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+  },
+  Playground: async (page, rig) => {
+    await page.getByLabel('Config').fill(JSON.stringify({ provider: 'openai', api_key: 'sk-demo', custom_host: `${rig.mock.url}/v1`,
+      input_guardrails: [{ id: 'length', 'default.wordCount': { minWords: 1, maxWords: 100 } }] }, null, 2));
+    await page.getByLabel('Message').fill('Summarise the gateway in one line');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('table', { name: 'Response headers' }).waitFor();
+  },
+};
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(OUT, name), fullPage: true });
+  console.log(`docs/console/${name}`);
+}
+
 function fileName(label: string): string {
   return `${label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'home'}.png`;
 }
@@ -44,9 +66,13 @@ async function main(): Promise<void> {
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(800);
-      await page.screenshot({ path: join(OUT, fileName(label)), fullPage: true });
-      console.log(`docs/console/${fileName(label)}`);
+      await SCENES[label]?.(page, rig);
+      await shoot(page, fileName(label));
     }
+    await nav.getByRole('link', { name: 'Logs', exact: true }).click();
+    await page.getByRole('table', { name: 'Requests' }).getByRole('row').nth(1).click();
+    await page.getByRole('dialog').waitFor();
+    await shoot(page, 'logs-detail.png');
   } finally {
     await rig.stop();
   }
