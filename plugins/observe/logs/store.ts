@@ -2,10 +2,11 @@
  * The log table's reads and writes. A batch is written as multi-row INSERTs whose row counts are
  * powers of two (a batch of 300: 256 + 32 + 8 + 4), so at most log2(batchSize) + 1 statement texts
  * ever exist and prepared-statement caches stay small (one text per row count would prepare a new
- * statement of thousands of parameters for almost every batch). Each statement is atomic; the
- * RecordStore has no transactions, and a log batch needs none.
+ * statement of thousands of parameters for almost every batch). When the store has a batch writer
+ * (SQLite: a worker thread), a batch's statements go there as one transaction, off the event loop;
+ * otherwise each statement is run (atomic on its own: a log batch needs no transaction).
  */
-import type { Page, RecordStore } from '../../../core/index.js';
+import type { BatchStatement, Page, RecordStore } from '../../../core/index.js';
 import { toWhere, type LogFilter, type ViewScope } from './filter.js';
 import { groupRows, type GroupPage } from './groups.js';
 import { COLUMNS, MIGRATIONS, TRACE_INDEX, type LogRow } from './schema.js';
@@ -32,14 +33,18 @@ export class LogStore {
   }
 
   async insert(rows: readonly unknown[][]): Promise<void> {
+    const statements: BatchStatement[] = [];
     let at = 0;
     while (at < rows.length) {
       const n = largestPowerOfTwo(rows.length - at);
       const params: unknown[] = [];
       for (let i = at; i < at + n; i++) for (const value of rows[i]!) params.push(this.#storable(value));
-      await this.store.run(this.#sql(n), params);
+      statements.push({ sql: this.#sql(n), params });
       at += n;
     }
+    const writer = this.store.batchWriter;
+    if (writer) return writer.write(statements);
+    for (const { sql, params } of statements) await this.store.run(sql, params);
   }
 
   /** PostgreSQL text cannot hold U+0000: a logged body or header keeps the rest of its text. */
