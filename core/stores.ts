@@ -50,6 +50,7 @@ export interface RecordStore extends RecordQueries {
 /** One statement of a batch. */
 export interface BatchStatement {
   readonly sql: string;
+  /** Strings, finite numbers and null (a writer may carry them as JSON to another thread). */
   readonly params: readonly unknown[];
 }
 

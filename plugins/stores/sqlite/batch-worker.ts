@@ -11,8 +11,11 @@ export interface WorkerSetup {
   busyTimeoutMs: number;
 }
 
-/** A statement: the number of its text, its parameters, and its text when the thread has not seen it. */
-export type WireStatement = [ref: number, params: readonly unknown[], sql?: string];
+/**
+ * A statement: the number of its text, its parameters as JSON, and its text when the thread has not
+ * seen it. One string crosses to the thread far cheaper than an array of thousands of values.
+ */
+export type WireStatement = [ref: number, params: string, sql?: string];
 
 export type WorkerRequest = { type: 'batch'; id: number; statements: WireStatement[] } | { type: 'close' };
 
@@ -30,19 +33,26 @@ db.pragma(`busy_timeout = ${setup.busyTimeoutMs}`);
 
 const prepared = new Map<number, Database.Statement>();
 
-function statementOf([ref, , sql]: WireStatement): Database.Statement {
-  if (sql !== undefined) {
+/**
+ * The batch's statements. Every text it carries is prepared before any runs: the sender counts them
+ * as sent even when the batch fails at its first statement.
+ */
+function statementsOf(wire: readonly WireStatement[]): Database.Statement[] {
+  const carried = wire.map(([ref, , sql]) => {
+    if (sql === undefined) return undefined;
     const statement = db.prepare(sql);
     if (ref >= 0) prepared.set(ref, statement);
     return statement;
-  }
-  const statement = prepared.get(ref);
-  if (!statement) throw new Error(`statement ${ref} was never sent to the writer thread`);
-  return statement;
+  });
+  return carried.map((statement, i) => {
+    const found = statement ?? prepared.get(wire[i]![0]);
+    if (!found) throw new Error(`statement ${wire[i]![0]} was never sent to the writer thread`);
+    return found;
+  });
 }
 
-const runBatch = db.transaction((statements: WireStatement[]) => {
-  for (const s of statements) statementOf(s).run(s[1]);
+const runBatch = db.transaction((statements: Database.Statement[], wire: readonly WireStatement[]) => {
+  for (let i = 0; i < statements.length; i++) statements[i]!.run(JSON.parse(wire[i]![1]) as unknown[]);
 });
 
 port.on('message', (request: WorkerRequest) => {
@@ -53,7 +63,7 @@ port.on('message', (request: WorkerRequest) => {
   }
   let answer: WorkerAnswer;
   try {
-    runBatch.immediate(request.statements);
+    runBatch.immediate(statementsOf(request.statements), request.statements);
     answer = { id: request.id };
   } catch (e) {
     const error = e as { message?: unknown; code?: unknown };

@@ -19,6 +19,8 @@ const MAX_REMEMBERED = 256;
 interface Pending {
   resolve(): void;
   reject(error: Error): void;
+  /** Statement texts this batch carried to the thread. */
+  carried: number[];
 }
 
 export interface WorkerBatchWriterOptions {
@@ -50,16 +52,23 @@ export class WorkerBatchWriter implements BatchWriter {
   write(statements: readonly BatchStatement[]): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('the SQLite batch writer is closed'));
     if (statements.length === 0) return Promise.resolve();
+    // Started first: a new thread has prepared nothing, so the batch must carry its statement texts.
     const worker = this.#worker ?? this.#start();
     const wire = new Array<WireStatement>(statements.length);
-    for (let i = 0; i < statements.length; i++) wire[i] = this.#wire(statements[i]!);
+    const carried: number[] = [];
+    try {
+      for (let i = 0; i < statements.length; i++) wire[i] = this.#wire(statements[i]!, carried);
+    } catch (e) {
+      for (const ref of carried) this.#sent.delete(ref);
+      return Promise.reject(e as Error); // a value JSON cannot write (BigInt)
+    }
     const id = ++this.#nextId;
     return new Promise<void>((resolve, reject) => {
       if (this.#pending.size === 0) {
         worker.ref();
         this.#idle = new Promise((r) => (this.#markIdle = r));
       }
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, { resolve, reject, carried });
       worker.postMessage({ type: 'batch', id, statements: wire } satisfies WorkerRequest);
     });
   }
@@ -76,16 +85,18 @@ export class WorkerBatchWriter implements BatchWriter {
     await exited;
   }
 
-  #wire(statement: BatchStatement): WireStatement {
+  #wire(statement: BatchStatement, carried: number[]): WireStatement {
     let ref = this.#refs.get(statement.sql);
     if (ref === undefined && this.#refs.size < MAX_REMEMBERED) {
       ref = this.#refs.size;
       this.#refs.set(statement.sql, ref);
     }
-    if (ref === undefined) return [-1, statement.params, statement.sql];
-    if (this.#sent.has(ref)) return [ref, statement.params];
+    const params = JSON.stringify(statement.params);
+    if (ref === undefined) return [-1, params, statement.sql];
+    if (this.#sent.has(ref)) return [ref, params];
     this.#sent.add(ref);
-    return [ref, statement.params, statement.sql];
+    carried.push(ref);
+    return [ref, params, statement.sql];
   }
 
   #start(): Worker {
@@ -104,8 +115,13 @@ export class WorkerBatchWriter implements BatchWriter {
     const pending = this.#pending.get(answer.id);
     if (!pending) return;
     this.#pending.delete(answer.id);
-    if (answer.error) pending.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
-    else pending.resolve();
+    if (answer.error) {
+      // A batch that failed may not have got its texts prepared (a bad statement): send them again.
+      for (const ref of pending.carried) this.#sent.delete(ref);
+      pending.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+    } else {
+      pending.resolve();
+    }
     if (this.#pending.size === 0) {
       worker.unref();
       this.#markIdle();

@@ -32,8 +32,16 @@ describe('observe.logs: the SQLite writer thread', function () {
     await mock?.close();
   });
 
+  let sent = 0;
+  /** Waits until every request sent has had its entry written, shed or failed (an entry is queued after its answer has gone out). */
+  const settle = () => until(async () => {
+    await logService(gw).flush();
+    const s = logService(gw).stats();
+    return s.queued + s.written + s.failed + s.dropped === sent;
+  });
   /** `n` requests, 8 at a time; every one must be answered 200, quickly. */
   const traffic = async (n: number, run: string) => {
+    sent += n;
     let next = 0;
     let slowest = 0;
     const loop = async () => {
@@ -53,7 +61,7 @@ describe('observe.logs: the SQLite writer thread', function () {
 
   it('writes off the event loop: rows are read back once flushed', async () => {
     await traffic(40, 'plain');
-    await logService(gw).flush();
+    await settle();
     expect(writer!.worker).to.not.equal(undefined);
     expect(await rowsOf('plain')).to.equal(40);
   });
@@ -64,7 +72,7 @@ describe('observe.logs: the SQLite writer thread', function () {
     const before = logService(gw).stats().failed;
     try {
       await traffic(30, 'refused');
-      await logService(gw).flush();
+      await settle();
       expect(logService(gw).stats().failed - before).to.equal(30);
       expect(await metric('gw_log_failed_total')).to.equal(logService(gw).stats().failed);
     } finally {
@@ -72,7 +80,7 @@ describe('observe.logs: the SQLite writer thread', function () {
     }
     expect(await rowsOf('refused')).to.equal(0);
     await traffic(5, 'accepted');
-    await logService(gw).flush();
+    await settle();
     expect(await rowsOf('accepted')).to.equal(5);
   });
 
@@ -90,9 +98,9 @@ describe('observe.logs: the SQLite writer thread', function () {
       expect(await metric('gw_log_dropped_total')).to.equal(stats.dropped);
       blocker.exec('COMMIT');
       held = false;
-      await logService(gw).flush();
+      await settle();
       // What was not shed is written: the queue, and the batch that waited for the lock.
-      expect(await rowsOf('locked')).to.equal(200 - (stats.dropped - droppedBefore));
+      expect(await rowsOf('locked')).to.equal(200 - (logService(gw).stats().dropped - droppedBefore));
     } finally {
       if (held) blocker.exec('ROLLBACK');
       blocker.close();
@@ -100,12 +108,17 @@ describe('observe.logs: the SQLite writer thread', function () {
   });
 
   it('starts another thread when it dies between batches: requests go on, later rows are written', async () => {
-    await logService(gw).flush();
+    await traffic(5, 'before-death');
+    await settle();
+    const failedBefore = logService(gw).stats().failed;
     const first = writer!.worker!;
     await first.terminate();
+    // Batches sent between its death and its 'exit' event are lost (counted as failed): wait for the event.
+    await until(() => writer!.worker === undefined);
     await traffic(20, 'after-death');
-    await logService(gw).flush();
+    await settle();
     await until(() => writer!.worker !== undefined && writer!.worker !== first);
     expect(await rowsOf('after-death')).to.equal(20);
+    expect(logService(gw).stats().failed).to.equal(failedBefore);
   });
 });
