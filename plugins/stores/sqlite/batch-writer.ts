@@ -6,6 +6,9 @@
  * The thread starts at the first batch. When it dies (a crash, an error at open), the batches it
  * held are rejected (a transaction commits whole or not at all: none was half-written) and the
  * next batch starts a new one. It holds the process open only while batches are in flight.
+ * The thread is ended by asking it (close), never by `terminate()`: terminating a thread inside a
+ * SQLite call aborts the whole process (better-sqlite3 throws into a dying isolate). SQLite allows
+ * one writer at a time: a write on the store's own connection may wait for a batch's commit.
  */
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
