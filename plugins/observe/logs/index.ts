@@ -37,7 +37,7 @@ const Options = Type.Object({
   queueCapacity: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }),
   /** Rows written together (capped so one statement's parameters fit every engine). */
   batchSize: Type.Integer({ minimum: 1, maximum: MAX_ROWS_PER_INSERT, default: 500 }),
-  /** Longest wait before queued entries are written: about what a crash (kill -9) may lose. */
+  /** Longest wait before queued entries are written: about what a crash (kill -9) may lose (at most ~batchSize entries plus the batch being written). */
   flushIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
   /** Record request and response bodies (secrets redacted). Off by default: bodies hold users' data. */
   recordBodies: Type.Boolean({ default: false }),
