@@ -40,6 +40,27 @@ export interface RecordStore extends RecordQueries {
   transaction<T>(fn: (tx: RecordQueries) => Promise<T>): Promise<T>;
   /** Whether the store can be written to right now. */
   writable(): Promise<boolean>;
+  /**
+   * Optional: where bulk appends (request logs) go when the store can run them off the event loop
+   * (SQLite: a worker thread with its own connection). Without it, callers use `run`.
+   */
+  readonly batchWriter?: BatchWriter;
+}
+
+/** One statement of a batch. */
+export interface BatchStatement {
+  readonly sql: string;
+  /** Strings, finite numbers and null (a writer may carry them as JSON to another thread). */
+  readonly params: readonly unknown[];
+}
+
+/** Runs batches of statements away from the caller's thread. */
+export interface BatchWriter {
+  /**
+   * Runs `statements` in order, in one transaction; resolves once committed (from then on the
+   * store's own reads see the rows), rejects when the batch was not written (nothing of it was).
+   */
+  write(statements: readonly BatchStatement[]): Promise<void>;
 }
 
 /** Encrypts small secrets at rest (`Services.SecretBox`, provided by security.secret-box). */

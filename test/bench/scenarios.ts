@@ -89,7 +89,7 @@ const chatBody = {
 };
 
 /** The observability plugins (logs, analytics, metrics, tracing), by path so they load whether or not the preset has them. */
-const OBSERVE_PLUGINS = ['request-logs', 'analytics', 'metrics', 'tracing'].map((p) => `{{dist}}/plugins/${p}/index.js`);
+const OBSERVE_PLUGINS = ['logs', 'analytics', 'metrics', 'tracing'].map((p) => `{{dist}}/plugins/observe/${p}/index.js`);
 const OBSERVE_IDS = ['observe.logs', 'observe.analytics', 'observe.metrics', 'observe.tracing'];
 
 /** The foundation plugins (issue 2): auth, config headers, single strategy, upstream, openai, one log line. */

@@ -4,7 +4,9 @@
  *
  *   onResponse  → one entry (field reads; the usage scan reads a few bytes) into a bounded queue
  *                 (oldest shed and counted under overload: a request never waits for the log)
- *   every flushIntervalMs, or once batchSize entries wait → the batch as a few multi-row INSERTs (store.ts)
+ *   every flushIntervalMs, or once batchSize entries wait → the batch, one at a time (store.ts): on
+ *                 SQLite a transaction in the store's writer thread, on PostgreSQL one unnest INSERT
+ *   close (SIGTERM)  → the queue and the batch in flight are written before the store closes
  *   every retentionSweepIntervalMs → rows older than retentionDays are deleted, by one instance of a fleet
  *
  * Per request it also keeps what the answer alone does not tell: time in provider calls (an
@@ -35,7 +37,7 @@ const Options = Type.Object({
   queueCapacity: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000 }),
   /** Rows written together (capped so one statement's parameters fit every engine). */
   batchSize: Type.Integer({ minimum: 1, maximum: MAX_ROWS_PER_INSERT, default: 500 }),
-  /** Longest wait before queued entries are written. */
+  /** Longest wait before queued entries are written: about what a crash (kill -9) may lose (at most ~batchSize entries plus the batch being written). */
   flushIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000, default: 200 }),
   /** Record request and response bodies (secrets redacted). Off by default: bodies hold users' data. */
   recordBodies: Type.Boolean({ default: false }),

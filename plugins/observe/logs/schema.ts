@@ -54,6 +54,11 @@ export const MIGRATIONS: readonly string[] = [
 /** Created when `indexTraceIds` is on (never dropped when it is turned off again). */
 export const TRACE_INDEX = 'CREATE INDEX IF NOT EXISTS request_logs_trace ON request_logs (trace_id)';
 
+const PG_TYPE_OF: Partial<Record<string, string>> = {
+  created_at: 'bigint', status: 'integer', stream: 'integer', latency_ms: 'double precision', upstream_latency_ms: 'double precision',
+  prompt_tokens: 'integer', completion_tokens: 'integer', total_tokens: 'integer', cost: 'double precision', retry_count: 'integer',
+};
+
 /** Insert order of the columns; a row is an array of values in this order. */
 export const COLUMNS = [
   'id', 'created_at', 'organisation_id', 'workspace_id', 'api_key_id', 'trace_id', 'span_id', 'parent_span_id',
@@ -64,6 +69,9 @@ export const COLUMNS = [
 ] as const;
 
 export type Column = (typeof COLUMNS)[number];
+
+/** Each column's PostgreSQL type, in COLUMNS order (a batch is inserted as one array per column there). */
+export const PG_TYPES: readonly string[] = COLUMNS.map((c) => PG_TYPE_OF[c] ?? 'text');
 
 /** A stored row as read back. */
 export type LogRow = {

@@ -15,14 +15,16 @@ export default class SqliteStorePlugin implements Plugin<Static<typeof Options>>
   #store?: SqliteStore;
 
   apply(api: PluginApi<Static<typeof Options>>): void {
-    const store = new SqliteStore(api.options.file ?? join(api.settings.dataDir, 'gw.db'));
+    const store = new SqliteStore(api.options.file ?? join(api.settings.dataDir, 'gw.db'), {
+      onWriterStopped: (err) => api.logger.error({ err }, 'SQLite writer thread stopped: its batches in flight were lost; it restarts with the next one'),
+    });
     this.#store = store;
     for (const { file, was } of store.tightened) api.logger.warn({ file, was }, 'database file was readable by group or others: set to mode 600');
     api.services.provide(Services.Records, store);
     api.registries.health.register('store.sqlite', () => store.writable(), api.id);
   }
 
-  close(): void {
-    this.#store?.close();
+  async close(): Promise<void> {
+    await this.#store?.close();
   }
 }

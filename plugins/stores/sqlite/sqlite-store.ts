@@ -1,18 +1,29 @@
 /**
  * The embedded record store: one SQLite file in WAL mode. better-sqlite3 is synchronous; each call
  * is a prepared statement (cached) that touches pages already in the OS cache, and hot-path readers
- * keep their own in-memory caches so that steady-state requests never reach it.
+ * keep their own in-memory caches so that steady-state requests never reach it. Bulk appends
+ * (request logs) go to `batchWriter`, a worker thread with its own connection (batch-writer.ts).
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stepSql, type MigrationStep, type RecordQueries, type RecordStore } from '../../../core/index.js';
+import { WorkerBatchWriter } from './batch-writer.js';
 import { createPrivateFile, databaseFiles, tightenModes } from './file-modes.js';
+
+/** The writer thread waits longer than the event loop would for another connection's write lock: it blocks no request. */
+const WRITER_BUSY_TIMEOUT_MS = 30_000;
+
+export interface SqliteStoreOptions {
+  /** Told when the batch writer's thread stops unasked (it restarts at the next batch). */
+  onWriterStopped?: (error: Error) => void;
+}
 
 export class SqliteStore implements RecordStore {
   readonly kind = 'sqlite';
   readonly dialect = 'sqlite';
   readonly db: Database.Database;
+  readonly batchWriter: WorkerBatchWriter;
   readonly #statements = new Map<string, Database.Statement>();
   /**
    * Set while a transaction holds the one connection: its statements run between awaits of an
@@ -30,7 +41,7 @@ export class SqliteStore implements RecordStore {
   /** Files found readable by group or others and set to 0600 at open (the plugin warns about them). */
   readonly tightened: { file: string; was: string }[];
 
-  constructor(readonly file: string) {
+  constructor(readonly file: string, options: SqliteStoreOptions = {}) {
     mkdirSync(dirname(file), { recursive: true });
     createPrivateFile(file);
     this.db = new Database(file);
@@ -44,6 +55,7 @@ export class SqliteStore implements RecordStore {
     this.db.pragma('foreign_keys = ON');
     // After WAL mode is on, so that the -wal and -shm files exist and are checked too.
     this.tightened = tightenModes(databaseFiles(file));
+    this.batchWriter = new WorkerBatchWriter({ file, busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS, onStopped: options.onWriterStopped });
     this.db.exec('CREATE TABLE IF NOT EXISTS _migrations (owner TEXT NOT NULL, step INTEGER NOT NULL, applied_at INTEGER NOT NULL, PRIMARY KEY (owner, step))');
   }
 
@@ -106,8 +118,10 @@ export class SqliteStore implements RecordStore {
     }
   }
 
-  close(): void {
+  /** Closes the connection, then lets the writer thread finish its batches and end. */
+  close(): Promise<void> {
     if (this.db.open) this.db.close();
+    return this.batchWriter.close();
   }
 
   #prepare(sql: string): Database.Statement {

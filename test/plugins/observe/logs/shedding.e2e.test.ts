@@ -3,7 +3,7 @@
  * and no request waits for the log.
  */
 import { expect } from 'chai';
-import { Services, type RecordStore } from '../../../../core/index.js';
+import { Services, type BatchWriter, type RecordStore } from '../../../../core/index.js';
 import { Recorder } from '../../../../plugins/observe/logs/recorder.js';
 import type { LogStore } from '../../../../plugins/observe/logs/store.js';
 import type { PendingLog } from '../../../../plugins/observe/logs/entry.js';
@@ -29,16 +29,28 @@ describe('observe.logs under a slow store', () => {
   });
 
   it('sheds the oldest entries, counts them, and slows no request', async () => {
-    // The store the plugin writes through: every log INSERT now takes STORE_DELAY_MS.
+    // The store the plugin writes through (its batch writer when it has one): every log batch now takes STORE_DELAY_MS.
     const store = gw.gateway.runtime.services.get(Services.Records);
-    const run = store.run.bind(store);
-    (store as { run: RecordStore['run'] }).run = async (sql, params) => {
-      if (sql.startsWith('INSERT INTO request_logs')) await new Promise((r) => setTimeout(r, STORE_DELAY_MS));
-      return run(sql, params);
-    };
-    restore = () => {
-      (store as { run: RecordStore['run'] }).run = run;
-    };
+    const writer = store.batchWriter as { write: BatchWriter['write'] } | undefined;
+    if (writer) {
+      const write = writer.write.bind(writer);
+      writer.write = async (statements) => {
+        await new Promise((r) => setTimeout(r, STORE_DELAY_MS));
+        return write(statements);
+      };
+      restore = () => {
+        writer.write = write;
+      };
+    } else {
+      const run = store.run.bind(store);
+      (store as { run: RecordStore['run'] }).run = async (sql, params) => {
+        if (sql.startsWith('INSERT INTO request_logs')) await new Promise((r) => setTimeout(r, STORE_DELAY_MS));
+        return run(sql, params);
+      };
+      restore = () => {
+        (store as { run: RecordStore['run'] }).run = run;
+      };
+    }
 
     const total = 120;
     const latencies: number[] = [];
