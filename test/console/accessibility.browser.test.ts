@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
-import { describeInBrowser, foreignRequests, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+import { describeInBrowser, foreignRequests, openPage, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
 
 /* The two audits run in the page; the tests compile without the DOM's types, hence `any`. */
 
@@ -49,9 +49,7 @@ describeInBrowser('console: every page is usable by keyboard and labelled (brows
     const names = await links.allTextContents();
     expect(names.length).to.be.greaterThan(1);
     for (const name of names) {
-      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
-      await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await openPage(page, name);
       const missingLabels = await page.locator('input, select, textarea').evaluateAll(unlabelled);
       expect(missingLabels, `page ${name}`).to.deep.equal([]);
       const missingNames = await page.locator('button, a').evaluateAll(nameless);

@@ -93,3 +93,12 @@ export function foreignRequests(requested: readonly string[], gatewayUrl: string
 export function inPage<T>(page: Page, expression: string): Promise<T> {
   return page.evaluate(expression) as Promise<T>;
 }
+
+/** Opens a page from the navigation and waits until it is the one shown and its data has loaded. */
+export async function openPage(page: Page, name: string): Promise<void> {
+  const link = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
+  await link.click();
+  await page.locator('nav a[aria-current="page"]', { hasText: name }).waitFor();
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await page.waitForLoadState('networkidle');
+}

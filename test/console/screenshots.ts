@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Page } from 'playwright-core';
 import { directHeaders } from '../helpers/gateway.js';
-import { signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+import { openPage, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
 
 const OUT = join(process.cwd(), 'docs', 'console');
 
@@ -62,14 +62,12 @@ async function main(): Promise<void> {
     const nav = page.getByRole('navigation', { name: 'Console' });
     await nav.waitFor();
     for (const label of await nav.getByRole('link').allTextContents()) {
-      await nav.getByRole('link', { name: label, exact: true }).click();
-      await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await openPage(page, label);
       await page.waitForTimeout(800);
       await SCENES[label]?.(page, rig);
       await shoot(page, fileName(label));
     }
-    await nav.getByRole('link', { name: 'Logs', exact: true }).click();
+    await openPage(page, 'Logs');
     await page.getByRole('table', { name: 'Requests' }).getByRole('row').nth(1).click();
     await page.getByRole('dialog').waitFor();
     await shoot(page, 'logs-detail.png');
