@@ -9,6 +9,7 @@
 import { createLogger, Services, type GatewayDescription } from '../core/index.js';
 import { flushLogger } from '../core/logger.js';
 import { formatDescription } from '../core/describe.js';
+import { warmLazyModules } from '../core/lazy.js';
 import { checkSharedState, isClusterWorker, reportListening, runPrimary } from './cluster.js';
 import { listenFromEnv, settingsFromEnv, workersFromEnv } from './env.js';
 import { createGateway } from './gateway.js';
@@ -72,6 +73,8 @@ async function main(): Promise<void> {
   const running = await serve(gateway, listen);
   if (isClusterWorker()) reportListening(running.url);
   else process.stdout.write(`gw listening on ${running.url}\n`);
+  // What the first requests need but boot did not (the HTTP client of provider calls), loaded now.
+  warmLazyModules();
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down: draining in-flight requests');
