@@ -15,6 +15,9 @@ import { listenFromEnv, settingsFromEnv, workersFromEnv } from './env.js';
 import { createGateway } from './gateway.js';
 import { serve } from './server.js';
 
+/** How long after listening the modules marked warm are imported. */
+const WARM_AFTER_MS = 250;
+
 function configArgument(argv: string[]): string | undefined {
   const i = argv.indexOf('--config');
   if (i !== -1) {
@@ -73,8 +76,10 @@ async function main(): Promise<void> {
   const running = await serve(gateway, listen);
   if (isClusterWorker()) reportListening(running.url);
   else process.stdout.write(`gw listening on ${running.url}\n`);
-  // What the first requests need but boot did not (the HTTP client of provider calls), loaded now.
-  warmLazyModules();
+  // What the first requests need but boot did not (the HTTP client of provider calls), loaded a
+  // moment after listening so that the first probes are not held behind it; a request before then
+  // imports what it needs itself.
+  setTimeout(warmLazyModules, WARM_AFTER_MS).unref();
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down: draining in-flight requests');

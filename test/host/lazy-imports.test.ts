@@ -28,19 +28,28 @@ function packagesIn(trace: string): Set<string> {
   return names;
 }
 
-async function bootTrace(dataDir: string): Promise<Set<string>> {
-  const trace = join(dataDir, 'modules.txt');
-  const child = spawn(process.execPath, ['--import', TRACE_HOOK, 'dist/host/main.js', '--describe=json'], {
+/** The packages main.js loaded with `args`; `whileListening` runs once it listens, then it is stopped. */
+async function moduleTrace(dataDir: string, args: string[], whileListening?: () => Promise<void>): Promise<Set<string>> {
+  const trace = join(dataDir, `modules-${args.join('')}.txt`);
+  const child = spawn(process.execPath, ['--import', TRACE_HOOK, 'dist/host/main.js', ...args], {
     env: {
-      ...process.env, GW_DATABASE_URL: '', GW_REDIS_URL: '', GW_CONFIG: '', GW_TEST_MODULE_TRACE: trace,
+      ...process.env, GW_DATABASE_URL: '', GW_REDIS_URL: '', GW_CONFIG: '', GW_TEST_MODULE_TRACE: trace, PORT: '0',
       GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  let output = '';
+  child.stderr!.on('data', (d) => (output += d));
+  child.stdout!.on('data', (d) => {
+    output += d;
+    if (whileListening && output.includes('listening on')) {
+      const then = whileListening;
+      whileListening = undefined;
+      void then().finally(() => child.kill('SIGTERM'));
+    }
+  });
   const code = await new Promise<number | null>((done) => child.once('close', done));
-  expect(code, stderr).to.equal(0);
+  expect(code, output).to.equal(0);
   return packagesIn(await readFile(trace, 'utf8'));
 }
 
@@ -51,7 +60,7 @@ describe('lazy imports at boot', function () {
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'gw-lazy-imports-'));
-    loaded = await bootTrace(dataDir);
+    loaded = await moduleTrace(dataDir, ['--describe=json']);
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
 
@@ -62,5 +71,11 @@ describe('lazy imports at boot', function () {
 
   it('the default preset without database and Redis URLs imports none of the libraries loaded on first use', () => {
     expect(NOT_AT_BOOT.filter((name) => loaded.has(name))).to.deep.equal([]);
+  });
+
+  it('a listening gateway imports the HTTP client of provider calls in the background soon after', async () => {
+    const served = await moduleTrace(dataDir, [], () => new Promise((r) => setTimeout(r, 1500)));
+    expect(served).to.include('undici');
+    expect(served).to.not.include('ioredis');
   });
 });
