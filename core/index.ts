@@ -54,7 +54,8 @@ export { compilePattern, patternPerParams, type Pattern, type PatternFlags, type
 export { classifyAddress, familyOf, isPrivateAddress, unbracket } from './addresses.js';
 export { HostRules } from './host-rules.js';
 export { OutboundPolicy, type OutboundRules } from './outbound-policy.js';
-export { policyLookup } from './outbound-connector.js';
+export { policyLookup } from './outbound-lookup.js';
+export { lazy, type Lazy, type LazyOptions } from './lazy.js';
 export * from './provider-errors.js';
 export * from './provider-api.js';
 export { accessLine, createLogger, rateLimitedWarning, type AccessFields, type Logger } from './logger.js';

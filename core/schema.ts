@@ -22,12 +22,16 @@ export interface Validator<T> {
   issues(value: unknown, max?: number): Issue[];
 }
 
+/**
+ * The checker is compiled on the first check, not here: plugins make a hundred or so validators
+ * while they load, and most of them serve routes a given gateway may never be asked for.
+ */
 export function compile<S extends TSchema>(schema: S): Validator<Static<S>> {
-  const checker: TypeCheck<S> = TypeCompiler.Compile(schema);
+  let checker: TypeCheck<S> | undefined;
   return {
     schema,
-    check: (value: unknown): value is Static<S> => checker.Check(value),
-    issues: (value: unknown, max = 5) => collectIssues(checker.Errors(value), max),
+    check: (value: unknown): value is Static<S> => (checker ??= TypeCompiler.Compile(schema)).Check(value),
+    issues: (value: unknown, max = 5) => collectIssues((checker ??= TypeCompiler.Compile(schema)).Errors(value), max),
   };
 }
 

@@ -12,9 +12,9 @@
  * Nothing here follows redirects (a 3xx is handed to the caller as it is), and every new
  * connection passes the outbound host policy first (outbound-connector.ts).
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { abortSourceOf, type AbortSource } from './abort-source.js';
-import { policyConnector } from './outbound-connector.js';
+import { lazy } from './lazy.js';
 import { OutboundPolicy } from './outbound-policy.js';
 import type { Transport, UpstreamReply, UpstreamRequest } from './types.js';
 
@@ -30,29 +30,28 @@ export interface TransportOptions {
   policy?: OutboundPolicy;
 }
 
+/** undici is imported on the first call (or in the background once the host listens), not at boot. */
+const undici = lazy(() => import('./undici-agent.js'), { warm: true });
+
 export class UndiciTransport implements Transport {
-  readonly #agent: Agent;
+  readonly #options: TransportOptions;
+  #agent?: Agent;
+  #closed = false;
 
   constructor(options: TransportOptions = {}) {
-    this.#agent = new Agent({
-      connections: options.connections ?? 256,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
-      keepAliveMaxTimeout: 600_000,
-      headersTimeout: options.headersTimeoutMs ?? 600_000,
-      bodyTimeout: options.bodyTimeoutMs ?? 300_000,
-      pipelining: 1,
-      connect: policyConnector(options.policy ?? new OutboundPolicy()),
-    });
+    this.#options = { ...options, policy: options.policy ?? new OutboundPolicy() };
   }
 
   send(req: UpstreamRequest, abort: AbortSignal | AbortSource): Promise<UpstreamReply> {
     const source = abortSourceOf(abort);
     if (source.aborted) return Promise.reject(source.reason);
+    const agent = this.#agent ?? this.#agentNow();
+    if (!agent) return this.#loadAgent().then(() => this.send(req, abort));
     const { origin, path } = splitUrl(req.url);
     return new Promise<UpstreamReply>((resolve, reject) => {
       const handler = new ReplyHandler(source, resolve, reject);
       try {
-        this.#agent.dispatch({
+        agent.dispatch({
           origin,
           path,
           method: req.method as Dispatcher.HttpMethod,
@@ -67,7 +66,22 @@ export class UndiciTransport implements Transport {
   }
 
   close(): Promise<void> {
-    return this.#agent.close();
+    this.#closed = true;
+    return this.#agent?.close() ?? Promise.resolve();
+  }
+
+  /** The agent, made now if undici is already imported. */
+  #agentNow(): Agent | undefined {
+    const module = undici.loaded;
+    if (!module || this.#closed) return undefined;
+    this.#agent = module.createAgent(this.#options);
+    return this.#agent;
+  }
+
+  async #loadAgent(): Promise<void> {
+    await undici();
+    if (this.#closed) throw new Error('the transport is closed');
+    this.#agentNow();
   }
 }
 

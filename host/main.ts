@@ -9,10 +9,14 @@
 import { createLogger, Services, type GatewayDescription } from '../core/index.js';
 import { flushLogger } from '../core/logger.js';
 import { formatDescription } from '../core/describe.js';
+import { warmLazyModules } from '../core/lazy.js';
 import { checkSharedState, isClusterWorker, reportListening, runPrimary } from './cluster.js';
 import { listenFromEnv, settingsFromEnv, workersFromEnv } from './env.js';
 import { createGateway } from './gateway.js';
 import { serve } from './server.js';
+
+/** How long after listening the modules marked warm are imported. */
+const WARM_AFTER_MS = 250;
 
 function configArgument(argv: string[]): string | undefined {
   const i = argv.indexOf('--config');
@@ -72,6 +76,10 @@ async function main(): Promise<void> {
   const running = await serve(gateway, listen);
   if (isClusterWorker()) reportListening(running.url);
   else process.stdout.write(`gw listening on ${running.url}\n`);
+  // What the first requests need but boot did not (the HTTP client of provider calls), loaded a
+  // moment after listening so that the first probes are not held behind it; a request before then
+  // imports what it needs itself.
+  setTimeout(warmLazyModules, WARM_AFTER_MS).unref();
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down: draining in-flight requests');

@@ -4,9 +4,14 @@
  * sent and the path as it goes on the wire (already URL-encoded; the signer encodes that path once
  * more for the canonical request, as every AWS service but S3 expects).
  */
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { lazy } from '../lazy.js';
 import type { UpstreamRequest } from '../types.js';
+
+/** Imported on the first signature: only gateways calling AWS need it. */
+const smithy = lazy(async () => {
+  const [{ Sha256 }, { SignatureV4 }] = await Promise.all([import('@aws-crypto/sha256-js'), import('@smithy/signature-v4')]);
+  return { Sha256, SignatureV4 };
+});
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -30,6 +35,7 @@ export interface AwsSignInput {
 /** A signed POST ready for the transport: `authorization`, `x-amz-date`, `x-amz-content-sha256` (+ token) set. */
 export async function signedAwsPost(input: AwsSignInput): Promise<UpstreamRequest> {
   const url = new URL(input.url);
+  const { Sha256, SignatureV4 } = smithy.loaded ?? await smithy();
   const signer = new SignatureV4({ service: input.service, region: input.region, credentials: input.credentials, sha256: Sha256 });
   const signed = await signer.sign(
     {

@@ -4,9 +4,8 @@
  * decoded (CRC-checked) with the maintained Smithy codec as soon as their last byte arrives.
  * A frame inside one chunk is decoded in place; only a frame that straddles chunks is copied, once.
  */
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { Errors, type GatewayError } from '../../core/index.js';
+import type { EventStreamCodec } from '@smithy/eventstream-codec';
+import { Errors, lazy, type GatewayError } from '../../core/index.js';
 import { PROVIDER_ID } from './target.js';
 
 /** prelude (total length, headers length, prelude CRC) + message CRC */
@@ -14,7 +13,11 @@ const MIN_FRAME = 16;
 /** The event-stream format caps a message at 16 MiB. */
 const MAX_FRAME = 16 * 1024 * 1024;
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+/** Made on the first stream: a gateway that never streams from Bedrock does not load the codec. */
+const eventCodec = lazy(async () => {
+  const [{ EventStreamCodec }, { fromUtf8, toUtf8 }] = await Promise.all([import('@smithy/eventstream-codec'), import('@smithy/util-utf8')]);
+  return new EventStreamCodec(toUtf8, fromUtf8);
+});
 
 export type EventMessage = ReturnType<EventStreamCodec['decode']>;
 
@@ -96,7 +99,7 @@ function malformed(reason: string): GatewayError {
   return Errors.badGateway(`provider ${PROVIDER_ID} sent a malformed event stream: ${reason}`, PROVIDER_ID);
 }
 
-function decode(frame: Uint8Array): EventMessage {
+function decode(codec: EventStreamCodec, frame: Uint8Array): EventMessage {
   try {
     return codec.decode(frame);
   } catch (e) {
@@ -107,8 +110,9 @@ function decode(frame: Uint8Array): EventMessage {
 /** Decoded event-stream messages of a byte stream; a 502 GatewayError when it ends inside a frame or a frame is corrupt. */
 export async function* eventStreamMessages(source: AsyncIterable<Uint8Array>): AsyncGenerator<EventMessage> {
   const splitter = new FrameSplitter();
+  const codec = eventCodec.loaded ?? await eventCodec();
   for await (const chunk of source) {
-    for (const frame of splitter.push(chunk)) yield decode(frame);
+    for (const frame of splitter.push(chunk)) yield decode(codec, frame);
   }
   if (splitter.pending) throw malformed('it ended inside a frame');
 }

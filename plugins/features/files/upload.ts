@@ -3,10 +3,14 @@
  * the file part is streamed to disk, never held in memory. Over the size limit → 413 (reading
  * stops); a missing part or an unknown purpose → 400 (the bytes already written are dropped).
  */
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { Errors, type FileRecord, type HeaderMap, type Scope } from '../../../core/index.js';
 import type { StoredFileService } from './file-service.js';
+
+// busboy (CommonJS) is required on the first multipart body, not at boot.
+const require = createRequire(import.meta.url);
 
 export const PURPOSES = ['batch', 'fine-tune'] as const;
 
@@ -55,7 +59,7 @@ function parseParts(files: StoredFileService, source: Readable, contentType: str
   return new Promise<Parts>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = (require('busboy') as typeof busboy)({
         headers: { 'content-type': contentType },
         // busboy signals its limit on reaching it; one byte more lets a file of exactly maxBytes through.
         limits: { fileSize: maxBytes + 1, files: 1, fields: 16, fieldSize: 1024, parts: 32 },

@@ -4,10 +4,14 @@
  * a retry or a fallback must be able to send them again, and the client's stream can be read only
  * once. Over the limit → 413 (reading stops); not a form → 415; a broken form → 400.
  */
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { Errors, FormFile, type GatewayRequest } from '../../../core/index.js';
 import { BOOLEAN_FIELDS, NUMBER_FIELDS } from './schemas.js';
+
+// busboy (CommonJS) is required on the first multipart body, not at boot.
+const require = createRequire(import.meta.url);
 
 const MAX_PARTS = 256;
 const MAX_FILENAME = 255;
@@ -37,7 +41,7 @@ function parse(body: AsyncIterable<Uint8Array>, contentType: string, maxBytes: n
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes, parts: MAX_PARTS } });
+      parser = (require('busboy') as typeof busboy)({ headers: { 'content-type': contentType }, limits: { fieldSize: maxBytes, parts: MAX_PARTS } });
     } catch (e) {
       return reject(Errors.invalidBody('', `is not valid multipart/form-data (${(e as Error).message})`));
     }

@@ -11,16 +11,15 @@
  * Every refusal before the switch is plain HTTP in the error envelope (401, 400, 403, 429 ...),
  * and no upstream connection is made. A plain GET (no upgrade) answers 426.
  */
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
-  Errors, firstLeaf, GatewayError, MAX_TIMER_MS, OutboundPolicy, policyLookup, Services, Stage, Type,
-  type EndpointDef, type Plugin, type PluginApi, type RequestContext, type RouteDef, type Static, type UpgradeRequest,
+  Errors, firstLeaf, GatewayError, lazy, MAX_TIMER_MS, OutboundPolicy, policyLookup, Services, Stage, Type,
+  type EndpointDef, type Plugin, type PluginApi, type RequestContext, type RouteDef, type Static,
 } from '../../../core/index.js';
-import { adoptBrowserCredentials, chosenProtocol, KEY_PROTOCOL_PREFIX, offeredProtocols } from './handshake.js';
+import { adoptBrowserCredentials, KEY_PROTOCOL_PREFIX, offeredProtocols } from './handshake.js';
 import { reportSession } from './report.js';
-import { RealtimeSession } from './session.js';
 import { upstreamTarget } from './upstream-target.js';
 
 const Options = Type.Object({
@@ -46,6 +45,9 @@ const Options = Type.Object({
 
 type Options = Static<typeof Options>;
 
+/** `ws` and the relay, imported on the first upgrade. */
+const wsServer = lazy(() => import('./ws-server.js'));
+
 export const REALTIME_PATH = '/v1/realtime';
 /** Marks the route for limits, logs and metrics (`endpoint_type` `realtime`). */
 export const REALTIME_ENDPOINT: EndpointDef = Object.freeze({ id: 'realtime', validate: () => [], streamable: true });
@@ -65,18 +67,8 @@ export default class RealtimePlugin implements Plugin<Options> {
     const options = api.options;
     const policy = new OutboundPolicy(api.settings.outbound);
     const lookup = policyLookup(policy);
-    const server = new WebSocketServer({
-      noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload: options.maxFrameBytes,
-      handleProtocols: (offered) => chosenProtocol(offered),
-    });
-    this.#server = server;
     // The 101 is written by ws: the headers plugins set for the answer (trace id, provider) join it there.
     const pending = new WeakMap<IncomingMessage, RequestContext>();
-    server.on('headers', (lines: string[], request: IncomingMessage) => {
-      const ctx = pending.get(request);
-      if (!ctx) return;
-      for (const [name, value] of Object.entries(ctx.responseHeaders)) lines.push(`${name}: ${value.replace(/[\r\n]/g, ' ')}`);
-    });
 
     const route: RouteDef = {
       method: 'GET', path: REALTIME_PATH, body: 'none', endpoint: REALTIME_ENDPOINT,
@@ -93,8 +85,10 @@ export default class RealtimePlugin implements Plugin<Options> {
         const refusal = policy.judgeHost(target.url.hostname);
         if (refusal) throw refusal;
         ctx.responseHeaders['x-gw-provider'] = target.provider;
+        const { createSessionServer, RealtimeSession } = wsServer.loaded ?? await wsServer();
+        const server = this.#server ??= createSessionServer(options.maxFrameBytes, (request) => pending.get(request)?.responseHeaders);
         pending.set(upgrade.message as IncomingMessage, ctx);
-        accept(upgrade, (client) => {
+        server.handleUpgrade(upgrade.message as IncomingMessage, upgrade.socket as Duplex, Buffer.from(upgrade.head), (client) => {
           this.#sessions.add(client);
           client.once('close', () => this.#sessions.delete(client));
           const protocols = offeredProtocols(ctx.request.headers).filter((p) => !p.startsWith(KEY_PROTOCOL_PREFIX));
@@ -104,9 +98,6 @@ export default class RealtimePlugin implements Plugin<Options> {
       },
     };
 
-    const accept = (upgrade: UpgradeRequest, then: (client: WebSocket) => void) => {
-      server.handleUpgrade(upgrade.message as IncomingMessage, upgrade.socket as Duplex, Buffer.from(upgrade.head), then);
-    };
     api.registries.routes.add(route);
 
     // Before the key check, and only on this route: a browser's key and config arrive elsewhere.

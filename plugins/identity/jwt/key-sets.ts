@@ -4,8 +4,9 @@
  * outbound host policy judges the key server like any other host. One set per jwks_uri, made
  * again when the settings change.
  */
-import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import type { Transport } from '../../../core/index.js';
+import type { Jose } from './jose.js';
 
 export interface KeySetOptions {
   cacheMaxAgeMs: number;
@@ -21,19 +22,19 @@ export class KeySets {
 
   constructor(private readonly transport: Transport, private readonly options: KeySetOptions) {}
 
-  /** The key set of `uri`; every set is dropped when the settings generation moved on. */
-  of(uri: string, generation: number): JWTVerifyGetKey {
+  /** The key set of `uri` (made with `lib`, jose once imported); every set is dropped when the settings generation moved on. */
+  of(lib: Jose, uri: string, generation: number): JWTVerifyGetKey {
     if (generation !== this.#generation) {
       this.#sets = new Map();
       this.#generation = generation;
     }
     let set = this.#sets.get(uri);
     if (!set) {
-      set = createRemoteJWKSet(new URL(uri), {
+      set = lib.createRemoteJWKSet(new URL(uri), {
         cacheMaxAge: this.options.cacheMaxAgeMs,
         cooldownDuration: this.options.cooldownMs,
         timeoutDuration: this.options.timeoutMs,
-        [customFetch]: (url, init) => this.#fetch(url, init.signal),
+        [lib.customFetch]: (url, init) => this.#fetch(url, init.signal),
       });
       this.#sets.set(uri, set);
     }

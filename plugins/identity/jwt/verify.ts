@@ -3,8 +3,9 @@
  * of the organisation's key set, an allowed algorithm, issuer, audience, `exp` required, `nbf` and
  * `exp` within the clock tolerance. Every refusal is a 401 naming the rule broken, never the token.
  */
-import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { Errors, GatewayError } from '../../../core/index.js';
+import { jose, type Jose } from './jose.js';
 import type { KeySets } from './key-sets.js';
 import type { JwtSettings } from './settings.js';
 import type { JwtSettingsStore } from './settings-store.js';
@@ -29,9 +30,10 @@ export class JwtVerifier {
   ) {}
 
   async verify(token: string): Promise<Verified> {
-    const settings = this.#settingsFor(token);
+    const lib = jose.loaded ?? await jose();
+    const settings = this.#settingsFor(lib, token);
     try {
-      const { payload } = await jwtVerify(token, this.keySets.of(settings.jwksUri, this.settings.generation), {
+      const { payload } = await lib.jwtVerify(token, this.keySets.of(lib, settings.jwksUri, this.settings.generation), {
         issuer: settings.issuer,
         audience: [...settings.audience],
         algorithms: [...settings.algorithms],
@@ -40,16 +42,16 @@ export class JwtVerifier {
       });
       return { settings, claims: payload };
     } catch (e) {
-      throw refusal(e);
+      throw refusal(lib.errors, e);
     }
   }
 
   /** The organisation accepting the token's issuer (and, when several do, its audience). */
-  #settingsFor(token: string): JwtSettings {
+  #settingsFor(lib: Jose, token: string): JwtSettings {
     let claims: JWTPayload;
     try {
-      decodeProtectedHeader(token);
-      claims = decodeJwt(token);
+      lib.decodeProtectedHeader(token);
+      claims = lib.decodeJwt(token);
     } catch {
       throw rejected('the token is not a well-formed JWT');
     }
@@ -66,7 +68,7 @@ function rejected(why: string): GatewayError {
 }
 
 /** jose's error as the reason a caller reads; a key set that cannot be fetched is the gateway's problem (503). */
-function refusal(e: unknown): GatewayError {
+function refusal(errors: Jose['errors'], e: unknown): GatewayError {
   if (e instanceof GatewayError) return unavailable(e.message);
   if (e instanceof errors.JWTExpired) return rejected('the token has expired (exp)');
   if (e instanceof errors.JWTClaimValidationFailed) {

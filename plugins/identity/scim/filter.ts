@@ -9,9 +9,13 @@
  * the RFC asks. An attribute we do not keep, a value of the wrong type, or a filter over
  * MAX_FILTER_LENGTH characters or MAX_TERMS comparisons is a 400 `invalidFilter`.
  */
-import { parse, type Filter } from 'scim2-parse-filter';
+import { createRequire } from 'node:module';
+import type { Filter } from 'scim2-parse-filter';
 import type { SqlDialect } from '../../../core/index.js';
 import { ScimErrors } from './scim-errors.js';
+
+// scim2-parse-filter (CommonJS) is required on the first filter, not at boot.
+const require = createRequire(import.meta.url);
 
 export const MAX_FILTER_LENGTH = 4096;
 export const MAX_TERMS = 50;
@@ -36,7 +40,7 @@ export function filterToSql(filter: string, attributes: AttributeMap, schemaUrn:
   if (filter.length > MAX_FILTER_LENGTH) throw ScimErrors.invalidFilter(`longer than ${MAX_FILTER_LENGTH} characters`);
   let ast: Filter;
   try {
-    ast = parse(filter);
+    ast = (require('scim2-parse-filter') as typeof import('scim2-parse-filter')).parse(filter);
   } catch (e) {
     throw ScimErrors.invalidFilter(`cannot parse "${filter}": ${(e as Error).message}`);
   }

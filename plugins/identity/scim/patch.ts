@@ -7,9 +7,14 @@
  * listed members (what Entra ID sends). A replace or add through `attr[type eq "work"].value` that
  * matches no element creates one (Entra ID's way of setting an email).
  */
-import { filter as elementFilter, parse, type Filter } from 'scim2-parse-filter';
+import { createRequire } from 'node:module';
+import type { Filter } from 'scim2-parse-filter';
 import { ScimErrors } from './scim-errors.js';
 import { PATCH_SCHEMA } from './scim-json.js';
+
+// scim2-parse-filter (CommonJS) is required on the first filtered patch path, not at boot.
+const require = createRequire(import.meta.url);
+const scimFilter = () => require('scim2-parse-filter') as typeof import('scim2-parse-filter');
 
 export type Json = Record<string, unknown>;
 
@@ -83,7 +88,7 @@ function parsePath(path: string, coreSchema: string): ParsedPath {
   }
   let filter: Filter;
   try {
-    filter = parse(rest.slice(bracket + 1, close));
+    filter = scimFilter().parse(rest.slice(bracket + 1, close));
   } catch (e) {
     throw ScimErrors.invalidPath(`path "${path}": ${(e as Error).message}`);
   }
@@ -145,7 +150,7 @@ function applyOne(resource: Json, operation: PatchOperation, coreSchema: string)
 function applyFiltered(holder: Json, key: string, path: ParsedPath, operation: PatchOperation): void {
   const current = holder[key];
   const elements = Array.isArray(current) ? current : [];
-  const matches = elementFilter(path.filter!);
+  const matches = scimFilter().filter(path.filter!);
   if (operation.op === 'remove') {
     if (!path.sub) {
       holder[key] = elements.filter((e) => !matches(e));

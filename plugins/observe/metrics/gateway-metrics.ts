@@ -1,15 +1,17 @@
 /**
- * prom-client enters the codebase here. One Registry per gateway (never prom-client's global
- * one), so two gateways in one process keep separate series. Label values are route patterns
+ * prom-client enters the codebase here, imported on the first scrape (or at boot with process
+ * metrics, which watch the process from the start): counting needs only series.ts. One Registry per
+ * gateway (never prom-client's global one), so two gateways in one process keep separate series. Label values are route patterns
  * (not URLs), and every label a caller or a provider can steer (route, provider, status, model,
  * cache status) keeps a bounded set of values (bounded-label.ts); each metric also caps its series.
  * Metrics fed from the same event share their label sets, so they agree on which values read
  * `other`. Per-request series use the cheap counters of series.ts; prom-client formats everything
  * when scraped.
  */
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Metric, Registry } from 'prom-client';
+import { lazy } from '../../../core/index.js';
 import { BoundedLabel } from './bounded-label.js';
-import { FastCounter, FastHistogram } from './series.js';
+import { FastCounter, FastHistogram, type ScrapedMetric } from './series.js';
 import type { RecorderStats as LogQueueStats, RecordedLog as RecordedUsage } from '../logs/contract.js';
 
 /** Seconds; from a fast cached answer to a long generation. */
@@ -38,8 +40,11 @@ export interface MetricsOptions {
   logStats: () => LogQueueStats | undefined;
 }
 
+const promClient = lazy(() => import('prom-client'));
+
 export class GatewayMetrics {
-  readonly registry = new Registry();
+  readonly #options: MetricsOptions;
+  #registry?: Promise<Registry>;
   readonly #requests: FastCounter;
   readonly #duration: FastHistogram;
   readonly #upstream: FastHistogram;
@@ -60,7 +65,7 @@ export class GatewayMetrics {
   readonly #called: { provider: BoundedLabel; called: BoundedLabel; status: BoundedLabel };
 
   constructor(o: MetricsOptions) {
-    const r = this.registry;
+    this.#options = o;
     const p = o.prefix;
     const { models, maxModels, maxLabelValues, maxSeries: n } = o.limits;
     const values = () => new BoundedLabel(maxLabelValues);
@@ -69,31 +74,46 @@ export class GatewayMetrics {
     this.#circuitProvider = values();
     this.#logged = { provider: values(), model: new BoundedLabel(maxModels, models) };
     this.#called = { provider: values(), called: values(), status: values() };
-    this.#requests = new FastCounter(`${p}requests_total`, 'Requests answered, by route pattern, method, serving provider and status', r, n);
-    this.#duration = new FastHistogram(`${p}request_duration_seconds`, 'Total time from request to the end of its answer (streams included)', r, n, o.buckets);
+    this.#requests = new FastCounter(`${p}requests_total`, 'Requests answered, by route pattern, method, serving provider and status', n);
+    this.#duration = new FastHistogram(`${p}request_duration_seconds`, 'Total time from request to the end of its answer (streams included)', n, o.buckets);
     this.#upstream = new FastHistogram(
       `${p}upstream_duration_seconds`,
-      'Time a request spent waiting for providers (every try; a stream until its first chunk); from the request logs', r, n, o.buckets,
+      'Time a request spent waiting for providers (every try; a stream until its first chunk); from the request logs', n, o.buckets,
     );
-    this.#tokens = new FastCounter(`${p}tokens_total`, 'Provider tokens from answers\' usage, by type (prompt, completion), cache hits excluded; from the request logs', r, n);
-    this.#cost = new FastCounter(`${p}cost_total`, 'Cost of answers from the pricing table, when one is loaded; from the request logs', r, n);
-    this.#cache = new FastCounter(`${p}cache_results_total`, 'Inference answers by x-gw-cache-status (HIT, SEMANTIC HIT, MISS, REFRESH, DISABLED)', r, n);
+    this.#tokens = new FastCounter(`${p}tokens_total`, 'Provider tokens from answers\' usage, by type (prompt, completion), cache hits excluded; from the request logs', n);
+    this.#cost = new FastCounter(`${p}cost_total`, 'Cost of answers from the pricing table, when one is loaded; from the request logs', n);
+    this.#cache = new FastCounter(`${p}cache_results_total`, 'Inference answers by x-gw-cache-status (HIT, SEMANTIC HIT, MISS, REFRESH, DISABLED)', n);
     this.#rateLimited = new FastCounter(
       `${p}rate_limited_total`,
-      '429 answers: source="gateway" for the gateway\'s own rate and usage limits (code rate_limited), "provider" for providers\' 429s', r, n,
+      '429 answers: source="gateway" for the gateway\'s own rate and usage limits (code rate_limited), "provider" for providers\' 429s', n,
     );
-    this.#circuitOpen = new FastCounter(`${p}circuit_open_total`, 'Target calls refused because the target\'s circuit breaker was open', r, n);
+    this.#circuitOpen = new FastCounter(`${p}circuit_open_total`, 'Target calls refused because the target\'s circuit breaker was open', n);
     this.#skippedChecks = new FastCounter(
       `${p}limit_checks_skipped_total`,
-      'Requests let through unchecked by a limit (check="rate_limits", "usage_limits") because its counters failed or did not answer in time', r, n,
+      'Requests let through unchecked by a limit (check="rate_limits", "usage_limits") because its counters failed or did not answer in time', n,
     );
     this.#subjectCalls = new FastCounter(
       `${p}subject_calls_total`,
-      'Calls that are not model calls (an MCP server\'s tool, an agent\'s method), by upstream (provider), what was called and status', r, n,
+      'Calls that are not model calls (an MCP server\'s tool, an agent\'s method), by upstream (provider), what was called and status', n,
     );
-    this.#subjectDuration = new FastHistogram(`${p}subject_call_duration_seconds`, 'Time to the end of the answer of calls that are not model calls, by upstream and what was called', r, n, o.buckets);
-    queueMetrics(p, [r], o.logStats);
-    if (o.processMetrics) collectDefaultMetrics({ register: r, prefix: p });
+    this.#subjectDuration = new FastHistogram(`${p}subject_call_duration_seconds`, 'Time to the end of the answer of calls that are not model calls, by upstream and what was called', n, o.buckets);
+  }
+
+  /** The registry every series is read from when scraped, made (and prom-client imported) on first use. */
+  registry(): Promise<Registry> {
+    this.#registry ??= promClient().then((prom) => {
+      const o = this.#options;
+      const registry = new prom.Registry();
+      const scraped: ScrapedMetric[] = [
+        this.#requests, this.#duration, this.#upstream, this.#tokens, this.#cost, this.#cache, this.#rateLimited,
+        this.#circuitOpen, this.#skippedChecks, this.#subjectCalls, this.#subjectDuration,
+      ];
+      for (const metric of scraped) registry.registerMetric(metric as unknown as Metric);
+      queueMetrics(prom, o.prefix, [registry], o.logStats);
+      if (o.processMetrics) prom.collectDefaultMetrics({ register: registry, prefix: o.prefix });
+      return registry;
+    });
+    return this.#registry;
   }
 
   request(routePattern: string, method: string, servingProvider: string, status: number, seconds: number): void {
@@ -151,34 +171,36 @@ export class GatewayMetrics {
     }
   }
 
-  metrics(): Promise<string> {
-    return this.registry.metrics();
+  async metrics(): Promise<string> {
+    return (await this.registry()).metrics();
   }
 }
 
 /** Log queue figures, read from the request-log service when scraped. */
-function queueMetrics(p: string, registers: Registry[], stats: () => LogQueueStats | undefined): void {
-  new Gauge({
+type PromClient = typeof import('prom-client');
+
+function queueMetrics(prom: PromClient, p: string, registers: Registry[], stats: () => LogQueueStats | undefined): void {
+  new prom.Gauge({
     name: `${p}log_queue_depth`, help: 'Request logs waiting to be written', registers,
     collect() {
       this.set(stats()?.queued ?? 0);
     },
   });
-  new Gauge({
+  new prom.Gauge({
     name: `${p}log_queue_capacity`, help: 'Request logs the queue holds before it sheds the oldest', registers,
     collect() {
       this.set(stats()?.capacity ?? 0);
     },
   });
-  monotonic(`${p}log_dropped_total`, 'Request logs shed because the queue was full', registers, () => stats()?.dropped);
-  monotonic(`${p}log_written_total`, 'Request logs written to the store', registers, () => stats()?.written);
-  monotonic(`${p}log_failed_total`, 'Request logs lost because their batch failed to write', registers, () => stats()?.failed);
+  monotonic(prom, `${p}log_dropped_total`, 'Request logs shed because the queue was full', registers, () => stats()?.dropped);
+  monotonic(prom, `${p}log_written_total`, 'Request logs written to the store', registers, () => stats()?.written);
+  monotonic(prom, `${p}log_failed_total`, 'Request logs lost because their batch failed to write', registers, () => stats()?.failed);
 }
 
 /** A counter that mirrors a running total kept elsewhere. */
-function monotonic(name: string, help: string, registers: Registry[], read: () => number | undefined): void {
+function monotonic(prom: PromClient, name: string, help: string, registers: Registry[], read: () => number | undefined): void {
   let seen = 0;
-  new Counter({
+  new prom.Counter({
     name, help, registers,
     collect() {
       const now = read() ?? seen;

@@ -59,7 +59,7 @@ export default class MetricsPlugin implements Plugin<Options> {
 
   #unsubscribe?: () => void;
 
-  apply(api: PluginApi<Options>): void {
+  async apply(api: PluginApi<Options>): Promise<void> {
     // The request-log plugin may be applied after this one: looked up once the gateway runs.
     const feed = () => api.services.find(RequestLogsService);
     const metrics = new GatewayMetrics({
@@ -85,10 +85,11 @@ export default class MetricsPlugin implements Plugin<Options> {
       handler: async (ctx): Promise<GatewayResponse> => {
         if (!authorised(ctx.request.headers['authorization'])) throw Errors.unauthorized('GET /metrics needs Authorization: Bearer <GW_METRICS_TOKEN>');
         subscribe();
+        const registry = await metrics.registry();
         return {
           status: 200,
-          headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
-          raw: await metrics.metrics(),
+          headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' },
+          raw: await registry.metrics(),
         };
       },
     });
@@ -118,6 +119,9 @@ export default class MetricsPlugin implements Plugin<Options> {
         return outcome;
       };
     });
+
+    // Process metrics watch the process from the start (event-loop lag, GC): their registry is made now.
+    if (api.options.processMetrics) await metrics.registry();
   }
 
   close(): void {

@@ -6,7 +6,6 @@
  * Each metric holds at most `maxSeries` series: label sets beyond it are counted together in one
  * series whose labels all read `other`, a last bound behind the bounded label values.
  */
-import type { Metric, Registry } from 'prom-client';
 import { OTHER } from './bounded-label.js';
 
 type Labels = Record<string, string>;
@@ -20,13 +19,12 @@ interface MetricValue {
 /** The key of the series that takes every label set beyond the cap (no caller's key starts with NUL). */
 const OVERFLOW_KEY = '\0overflow';
 
-abstract class ScrapedMetric {
+/** What prom-client's registry reads of a metric when scraped (`registry.registerMetric`). */
+export abstract class ScrapedMetric {
   readonly aggregator = 'sum';
   abstract readonly type: 'counter' | 'histogram';
 
-  constructor(readonly name: string, readonly help: string, registry: Registry, readonly maxSeries: number) {
-    registry.registerMetric(this as unknown as Metric);
-  }
+  constructor(readonly name: string, readonly help: string, readonly maxSeries: number) {}
 
   abstract values(): MetricValue[];
 
@@ -70,8 +68,8 @@ export class FastHistogram extends ScrapedMetric {
   readonly type = 'histogram';
   readonly #series = new Map<string, HistogramSeries>();
 
-  constructor(name: string, help: string, registry: Registry, maxSeries: number, readonly bounds: readonly number[]) {
-    super(name, help, registry, maxSeries);
+  constructor(name: string, help: string, maxSeries: number, readonly bounds: readonly number[]) {
+    super(name, help, maxSeries);
   }
 
   observe(key: string, labels: () => Labels, value: number): void {

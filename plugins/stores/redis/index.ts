@@ -9,11 +9,9 @@
  * Boot waits for both connections at most `readyWaitMs`, then goes on degraded and keeps
  * reconnecting in the background. The client is closed at shutdown.
  */
-import type { Redis } from 'ioredis';
 import { Services, changesIn, MAX_TIMER_MS, rateLimitedWarning, Type, type Changes, type Plugin, type PluginApi, type Static } from '../../../core/index.js';
 import { RedisCacheStore } from './cache-store.js';
 import { RedisChangeRelay } from './change-relay.js';
-import { closeClient, createRedisClient, waitReady } from './client.js';
 import { RedisStateStore } from './state-store.js';
 
 const Options = Type.Object({
@@ -32,27 +30,27 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
   static readonly manifest = {
     id: 'store.redis', description: 'Cache and state stores in Redis (GW_REDIS_URL)', provides: [Services.State, Services.Cache], options: Options,
   };
-  #client?: Redis;
-  #subscriber?: Redis;
   #changes?: Changes;
+  #closeClients?: () => Promise<unknown>;
 
   async apply(api: PluginApi<RedisPluginOptions>): Promise<void> {
     const url = api.settings.redisUrl;
     if (!url) return;
+    // ioredis is imported once a URL is set: a gateway without Redis never loads it.
+    const { createRedisClient, waitReady, closeClient } = await import('./client.js');
     const o = api.options;
     const warn = rateLimitedWarning(api.logger);
     const client = createRedisClient(
       { url, keyPrefix: o.keyPrefix, commandTimeoutMs: o.commandTimeoutMs, connectTimeoutMs: o.connectTimeoutMs },
       (error) => warn(error, 'redis connection error'),
     );
-    this.#client = client;
     const changes = changesIn(api.services);
     const subscriber = createRedisClient(
       { url, keyPrefix: o.keyPrefix, commandTimeoutMs: o.commandTimeoutMs, connectTimeoutMs: o.connectTimeoutMs },
       (error) => warn(error, 'redis subscriber connection error'),
       { subscriber: true },
     );
-    this.#subscriber = subscriber;
+    this.#closeClients = () => Promise.all([closeClient(client), closeClient(subscriber)]);
     this.#changes = changes;
     changes.attach(new RedisChangeRelay(client, subscriber, `${o.keyPrefix}changes`, changes, warn));
     api.services.provide(Services.Cache, new RedisCacheStore(client, warn));
@@ -67,6 +65,6 @@ export default class RedisStorePlugin implements Plugin<RedisPluginOptions> {
 
   async close(): Promise<void> {
     this.#changes?.attach(undefined);
-    await Promise.all([this.#client && closeClient(this.#client), this.#subscriber && closeClient(this.#subscriber)]);
+    await this.#closeClients?.();
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * Booting the default preset imports only what boot needs: libraries that serve some requests, or
+ * some settings, are imported on first use (core/lazy.ts). A real process boots the whole default
+ * gateway (`--describe=json`: every plugin applied, then exit) under a module trace.
+ */
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TEST_API_KEY } from '../helpers/gateway.js';
+
+const TRACE_HOOK = fileURLToPath(new URL('../helpers/module-trace/register.js', import.meta.url));
+
+/** Libraries the default preset must not import at boot without GW_DATABASE_URL and GW_REDIS_URL. */
+const NOT_AT_BOOT = [
+  'pg', 'ioredis', // their URLs are not set
+  'undici', // the HTTP client of provider calls: first call, or in the background once listening
+  'ws', 'ajv', 'jose', 'prom-client', '@opentelemetry/api', 'busboy', 'scim2-parse-filter', 'openid-client',
+  '@smithy/signature-v4', '@smithy/eventstream-codec', '@aws-crypto/sha256-js',
+  'typescript', // only for plugin files written in TypeScript
+];
+
+function packagesIn(trace: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of trace.matchAll(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)) names.add(m[1]!);
+  return names;
+}
+
+/** The packages main.js loaded with `args`; `whileListening` runs once it listens, then it is stopped. */
+async function moduleTrace(dataDir: string, args: string[], whileListening?: () => Promise<void>): Promise<Set<string>> {
+  const trace = join(dataDir, `modules-${args.join('')}.txt`);
+  const child = spawn(process.execPath, ['--import', TRACE_HOOK, 'dist/host/main.js', ...args], {
+    env: {
+      ...process.env, GW_DATABASE_URL: '', GW_REDIS_URL: '', GW_CONFIG: '', GW_TEST_MODULE_TRACE: trace, PORT: '0',
+      GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (d) => (output += d));
+  child.stdout!.on('data', (d) => {
+    output += d;
+    if (whileListening && output.includes('listening on')) {
+      const then = whileListening;
+      whileListening = undefined;
+      void then().finally(() => child.kill('SIGTERM'));
+    }
+  });
+  const code = await new Promise<number | null>((done) => child.once('close', done));
+  expect(code, output).to.equal(0);
+  return packagesIn(await readFile(trace, 'utf8'));
+}
+
+describe('lazy imports at boot', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let loaded: Set<string>;
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'gw-lazy-imports-'));
+    loaded = await moduleTrace(dataDir, ['--describe=json']);
+  });
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('the trace sees ES modules and CommonJS files alike (the check below cannot pass for want of seeing)', () => {
+    expect(loaded).to.include('@sinclair/typebox'); // ES modules
+    expect(loaded).to.include('better-sqlite3'); // CommonJS, the record store of this boot
+  });
+
+  it('the default preset without database and Redis URLs imports none of the libraries loaded on first use', () => {
+    expect(NOT_AT_BOOT.filter((name) => loaded.has(name))).to.deep.equal([]);
+  });
+
+  it('a listening gateway imports the HTTP client of provider calls in the background soon after', async () => {
+    const served = await moduleTrace(dataDir, [], () => new Promise((r) => setTimeout(r, 1500)));
+    expect(served).to.include('undici');
+    expect(served).to.not.include('ioredis');
+  });
+});
