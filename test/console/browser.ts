@@ -102,3 +102,15 @@ export async function openPage(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   await page.waitForLoadState('networkidle');
 }
+
+/**
+ * Waits until `check` holds, asking again every 50 ms (playwright's waitForFunction polls with
+ * eval in the page, which the console's CSP refuses).
+ */
+export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
 import { CHAT_BODY, directHeaders } from '../helpers/gateway.js';
-import { describeInBrowser, foreignRequests, inPage, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, inPage, signIn, startConsoleRig, until } from './browser.js';
 
 describeInBrowser('console: logs (browser)', function () {
   this.timeout(60_000);
@@ -42,8 +42,8 @@ describeInBrowser('console: logs (browser)', function () {
     await page.getByLabel('Status', { exact: true }).fill('200');
     await page.getByLabel('Model', { exact: true }).fill('gpt-4o-mini');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.waitForFunction('location.hash.includes("status_code=200")');
-    await page.waitForFunction('document.querySelectorAll("tbody tr").length === 1');
+    await page.waitForURL((url) => url.hash.includes('status_code=200'));
+    await until(async () => (await rows().count()) === 1, 'one row');
     expect(await inPage<string>(page, 'location.hash')).to.contain('model=gpt-4o-mini');
     const row = rows().first();
     expect(await row.textContent()).to.contain('200');
