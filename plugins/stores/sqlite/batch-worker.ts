@@ -27,9 +27,11 @@ export interface WorkerAnswer {
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
 const db = new Database(setup.file);
-// WAL mode belongs to the file (the store set it); these two belong to the connection.
+// WAL mode belongs to the file (the store set it); these belong to the connection.
 db.pragma('synchronous = NORMAL');
 db.pragma(`busy_timeout = ${setup.busyTimeoutMs}`);
+// A batch's statement journal in memory: on disk it was a temporary file made and unlinked per batch.
+db.pragma('temp_store = MEMORY');
 
 const prepared = new Map<number, Database.Statement>();
 
