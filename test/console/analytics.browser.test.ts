@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
 import { CHAT_BODY, directHeaders } from '../helpers/gateway.js';
-import { describeInBrowser, foreignRequests, inPage, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, inPage, signedInOn, startConsoleRig } from './browser.js';
 
 describeInBrowser('console: analytics (browser)', function () {
   this.timeout(60_000);
@@ -23,9 +23,7 @@ describeInBrowser('console: analytics (browser)', function () {
     // The recorder writes every 200 ms.
     await new Promise((r) => setTimeout(r, 400));
     page = await rig.newPage();
-    await signIn(page, rig.gateway.url);
-    await page.getByRole('link', { name: 'Analytics' }).click();
-    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    await signedInOn(page, rig.gateway.url, 'Analytics');
   });
   after(async () => {
     await page?.context().close();

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { type Page } from 'playwright-core';
 import { authWith, client, ManualClock, MINUTE } from '../plugins/admin/api-keys/helpers.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { describeInBrowser, foreignRequests, inPage, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, inPage, signedInOn, startConsoleRig } from './browser.js';
 
 describeInBrowser('console: API keys (browser)', function () {
   this.timeout(60_000);
@@ -21,9 +21,7 @@ describeInBrowser('console: API keys (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await signIn(page, rig.gateway.url);
-    await page.getByRole('link', { name: 'API keys' }).click();
-    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await signedInOn(page, rig.gateway.url, 'API keys');
   });
   afterEach(async () => page?.context().close());
 
@@ -66,6 +64,7 @@ describeInBrowser('console: API keys (browser)', function () {
 
   it('Escape closes the form, and a refused key shows the gateway\'s message', async () => {
     await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('dialog', { name: 'Create key' }).getByLabel('Name', { exact: true }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 

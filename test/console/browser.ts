@@ -114,3 +114,10 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Signs in with the bootstrap key and opens the page named `name` in the navigation. */
+export async function signedInOn(page: Page, gatewayUrl: string, name: string): Promise<void> {
+  await signIn(page, gatewayUrl);
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+  await openPage(page, name);
+}

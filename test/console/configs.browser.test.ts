@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { type Page } from 'playwright-core';
 import { client } from '../plugins/admin/api-keys/helpers.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { describeInBrowser, foreignRequests, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, signedInOn, signIn, startConsoleRig } from './browser.js';
 
 describeInBrowser('console: configs (browser)', function () {
   this.timeout(60_000);
@@ -21,9 +21,7 @@ describeInBrowser('console: configs (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await signIn(page, rig.gateway.url);
-    await page.getByRole('link', { name: 'Configs' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Configs' }).waitFor();
+    await signedInOn(page, rig.gateway.url, 'Configs');
   });
   afterEach(async () => page?.context().close());
 

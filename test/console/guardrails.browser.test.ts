@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
-import { deleteRow, openAdminPage } from './admin-pages.js';
-import { describeInBrowser, foreignRequests, startConsoleRig, type ConsoleRig } from './browser.js';
+import { deleteRow } from './admin-pages.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, signedInOn, startConsoleRig, until } from './browser.js';
 
 describeInBrowser('console: Guardrails page (browser)', function () {
   this.timeout(60_000);
@@ -14,7 +14,7 @@ describeInBrowser('console: Guardrails page (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await openAdminPage(page, rig.gateway.url, 'guardrails', 'Guardrails');
+    await signedInOn(page, rig.gateway.url, 'Guardrails');
   });
   afterEach(async () => page?.context().close());
 
@@ -34,7 +34,8 @@ describeInBrowser('console: Guardrails page (browser)', function () {
     await page.getByLabel('Actions').fill('{"deny": false}');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Edit guardrail short' }).waitFor({ state: 'detached' });
-    expect(await page.getByRole('row', { name: /short/ }).textContent()).to.contain('no');
+    // The list is read again after the save: wait for the new verdict rather than the old row.
+    await until(async () => (await page.getByRole('row', { name: /short/ }).getByRole('cell', { name: 'no', exact: true }).count()) === 1, 'the edited row');
 
     expect(await deleteRow(page, 'short')).to.contain('Delete guardrail "short"');
     await page.getByText('None yet.').waitFor();

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { deleteRow, openAdminPage } from './admin-pages.js';
-import { describeInBrowser, foreignRequests, inPage, startConsoleRig, type ConsoleRig } from './browser.js';
+import { deleteRow } from './admin-pages.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, inPage, signedInOn, startConsoleRig } from './browser.js';
 
 const PROVIDER_KEY = 'sk-console-test-9d41c7be2a55';
 
@@ -17,7 +17,7 @@ describeInBrowser('console: Integrations page (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await openAdminPage(page, rig.gateway.url, 'integrations', 'Integrations');
+    await signedInOn(page, rig.gateway.url, 'Integrations');
   });
   afterEach(async () => page?.context().close());
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
-import { deleteRow, openAdminPage } from './admin-pages.js';
-import { describeInBrowser, foreignRequests, startConsoleRig, type ConsoleRig } from './browser.js';
+import { deleteRow } from './admin-pages.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, signedInOn, startConsoleRig } from './browser.js';
 
 describeInBrowser('console: Limits page (browser)', function () {
   this.timeout(60_000);
@@ -14,7 +14,7 @@ describeInBrowser('console: Limits page (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await openAdminPage(page, rig.gateway.url, 'limits', 'Limits');
+    await signedInOn(page, rig.gateway.url, 'Limits');
   });
   afterEach(async () => page?.context().close());
 

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
 import { CHAT_BODY, directHeaders } from '../helpers/gateway.js';
-import { type ConsoleRig, describeInBrowser, foreignRequests, inPage, signIn, startConsoleRig, until } from './browser.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, inPage, signedInOn, startConsoleRig, until } from './browser.js';
 
 describeInBrowser('console: logs (browser)', function () {
   this.timeout(60_000);
@@ -28,9 +28,7 @@ describeInBrowser('console: logs (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await signIn(page, rig.gateway.url);
-    await page.getByRole('link', { name: 'Logs' }).click();
-    await page.getByRole('heading', { name: 'Logs', level: 1 }).waitFor();
+    await signedInOn(page, rig.gateway.url, 'Logs');
   });
   afterEach(async () => page?.context().close());
 

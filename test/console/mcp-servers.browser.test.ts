@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { deleteRow, openAdminPage } from './admin-pages.js';
-import { describeInBrowser, foreignRequests, startConsoleRig, type ConsoleRig } from './browser.js';
+import { deleteRow } from './admin-pages.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, signedInOn, startConsoleRig } from './browser.js';
 
 const TOKEN = 'mcp-upstream-token-77f0c2d9e4';
 
@@ -17,7 +17,7 @@ describeInBrowser('console: MCP servers page (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await openAdminPage(page, rig.gateway.url, 'mcp-servers', 'MCP servers');
+    await signedInOn(page, rig.gateway.url, 'MCP servers');
   });
   afterEach(async () => page?.context().close());
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { type Page } from 'playwright-core';
-import { describeInBrowser, foreignRequests, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, signedInOn, startConsoleRig } from './browser.js';
 
 describeInBrowser('console: playground (browser)', function () {
   this.timeout(60_000);
@@ -14,9 +14,7 @@ describeInBrowser('console: playground (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await signIn(page, rig.gateway.url);
-    await page.getByRole('link', { name: 'Playground' }).click();
-    await page.getByRole('heading', { name: 'Playground' }).waitFor();
+    await signedInOn(page, rig.gateway.url, 'Playground');
   });
   afterEach(async () => page?.context().close());
 

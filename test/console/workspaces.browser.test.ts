@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { type Page } from 'playwright-core';
 import { client } from '../plugins/admin/api-keys/helpers.js';
 import { TEST_API_KEY } from '../helpers/gateway.js';
-import { describeInBrowser, foreignRequests, signIn, startConsoleRig, type ConsoleRig } from './browser.js';
+import { type ConsoleRig, describeInBrowser, foreignRequests, signedInOn, startConsoleRig } from './browser.js';
 
 describeInBrowser('console: workspaces (browser)', function () {
   this.timeout(60_000);
@@ -20,9 +20,7 @@ describeInBrowser('console: workspaces (browser)', function () {
   after(async () => rig?.stop());
   beforeEach(async () => {
     page = await rig.newPage();
-    await signIn(page, rig.gateway.url);
-    await page.getByRole('link', { name: 'Workspaces' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
+    await signedInOn(page, rig.gateway.url, 'Workspaces');
   });
   afterEach(async () => page?.context().close());
 

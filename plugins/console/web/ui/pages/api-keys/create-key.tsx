@@ -8,7 +8,7 @@ import { Field, fieldId } from '../../parts/field';
 import type { ListAnswer } from '../../parts/list-page';
 import { useLoad } from '../../parts/use-load';
 import { can } from '../../session';
-import type { StoredConfig } from '../configs/records';
+import { DefaultConfigField } from '../configs/default-config-field';
 import type { Workspace } from '../workspaces/records';
 import { KEY_TYPES, scopesFrom, type ApiKey } from './records';
 
@@ -27,10 +27,6 @@ export function CreateKeyForm(props: { onCreated(key: ApiKey): void; onCancel():
   const [error, setError] = useState<string | undefined>();
   const workspaces = useLoad(
     () => (orgLevel && can(me, 'workspaces.read') ? api.get<ListAnswer<Workspace>>('/v1/workspaces', { page_size: 100 }) : Promise.resolve(undefined)),
-    [api],
-  );
-  const configs = useLoad(
-    () => (can(me, 'configs.list') ? api.get<ListAnswer<StoredConfig>>('/v1/configs', { page_size: 100 }) : Promise.resolve(undefined)),
     [api],
   );
   const inWorkspace = type !== 'organisation-service';
@@ -89,14 +85,7 @@ export function CreateKeyForm(props: { onCreated(key: ApiKey): void; onCancel():
       <Field id={ids.expires} label="Expires at" hint="Optional; your local time.">
         <input id={ids.expires} type="datetime-local" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
       </Field>
-      {configs.value && (
-        <Field id={ids.config} label="Default config" hint="Routes the key's requests that name no config.">
-          <select id={ids.config} value={config} onChange={(e) => setConfig(e.currentTarget.value)}>
-            <option value="">None</option>
-            {configs.value.data.map((c) => <option key={c.id} value={c.id}>{c.name} ({c.slug})</option>)}
-          </select>
-        </Field>
-      )}
+      <DefaultConfigField id={ids.config} hint="Routes the key's requests that name no config." value={config} onChange={setConfig} />
       {error && <p role="alert" class="error">{error}</p>}
       <div class="actions">
         <button type="submit" disabled={busy}>Create</button>

@@ -2,14 +2,11 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useConsole } from '../../context';
 import { Field, fieldId } from '../../parts/field';
-import type { ListAnswer } from '../../parts/list-page';
-import { useLoad } from '../../parts/use-load';
-import { can } from '../../session';
-import type { StoredConfig } from '../configs/records';
+import { DefaultConfigField } from '../configs/default-config-field';
 import type { Workspace } from './records';
 
 export function WorkspaceForm(props: { workspace?: Workspace; onSaved(workspace: Workspace): void; onCancel(): void }) {
-  const { api, me } = useConsole();
+  const { api } = useConsole();
   const ids = useMemo(() => ({ name: fieldId(), slug: fieldId(), description: fieldId(), config: fieldId() }), []);
   const before = props.workspace;
   const [name, setName] = useState(before?.name ?? '');
@@ -18,10 +15,6 @@ export function WorkspaceForm(props: { workspace?: Workspace; onSaved(workspace:
   const [config, setConfig] = useState(before?.default_config_id ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
-  const configs = useLoad(
-    () => (can(me, 'configs.list') ? api.get<ListAnswer<StoredConfig>>('/v1/configs', { page_size: 100 }) : Promise.resolve(undefined)),
-    [api],
-  );
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -63,14 +56,7 @@ export function WorkspaceForm(props: { workspace?: Workspace; onSaved(workspace:
       <Field id={ids.description} label="Description">
         <textarea id={ids.description} rows={3} value={description} onInput={(e) => setDescription(e.currentTarget.value)} maxLength={2000} />
       </Field>
-      {configs.value && (
-        <Field id={ids.config} label="Default config" hint="Routes requests of the workspace's keys that name no config.">
-          <select id={ids.config} value={config} onChange={(e) => setConfig(e.currentTarget.value)}>
-            <option value="">None</option>
-            {configs.value.data.map((c) => <option key={c.id} value={c.id}>{c.name} ({c.slug})</option>)}
-          </select>
-        </Field>
-      )}
+      <DefaultConfigField id={ids.config} hint="Routes requests of the workspace's keys that name no config." value={config} onChange={setConfig} />
       {error && <p role="alert" class="error">{error}</p>}
       <div class="actions">
         <button type="submit" disabled={busy}>{before ? 'Save' : 'Create'}</button>
