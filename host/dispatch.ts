@@ -4,11 +4,10 @@ import {
 } from '../core/index.js';
 import { utf8Of } from '../core/bytes.js';
 
-export function splitUrl(url: string): { path: string; query: URLSearchParams } {
+/** The path and the query string (without its `?`); the query is parsed only by the routes that read it. */
+export function splitUrl(url: string): { path: string; search: string } {
   const q = url.indexOf('?');
-  return q === -1
-    ? { path: url, query: new URLSearchParams() }
-    : { path: url.slice(0, q), query: new URLSearchParams(url.slice(q + 1)) };
+  return q === -1 ? { path: url, search: '' } : { path: url.slice(0, q), search: url.slice(q + 1) };
 }
 
 export function bodyMode(route: RouteDef, method: string): 'json' | 'raw' | 'stream' | 'none' {

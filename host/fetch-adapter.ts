@@ -18,7 +18,8 @@ export function createFetchHandler(runtime: Runtime): FetchHandler {
   return async (incoming, next) => {
     const method = incoming.method.toUpperCase();
     const url = new URL(incoming.url);
-    const { path, query } = splitUrl(url.pathname + url.search);
+    const { path, search } = splitUrl(url.pathname + url.search);
+    const query = new URLSearchParams(search);
     const match = registries.routes.match(method, path);
     if (!match.route) {
       if (next && match.allowed.length === 0) return next();

@@ -53,11 +53,12 @@ export function createNodeUpgradeHandler(runtime: Runtime, state: NodeHandlerSta
   return (req, socket, head) => {
     socket.on('error', () => undefined); // a reset before the handshake is not ours to report
     const method = req.method ?? 'GET';
-    const { path, query } = splitUrl(req.url ?? '/');
+    const { path, search } = splitUrl(req.url ?? '/');
     const match = registries.routes.match(method, path);
     if (!match.route) return writeRaw(socket, missResponse(match.allowed, method, path));
     if (state.draining) return writeRaw(socket, errorResponse(Errors.unavailable('the gateway is shutting down')));
-    const request = new NodeRequest(req, (gone) => socket.once('close', gone), method, path, query, toHeaderMap(req));
+    const request = new NodeRequest(req, method, path, search, toHeaderMap(req));
+    socket.once('close', () => request.clientGone());
     live.track(request);
     const ctx = kernel.createContext(request, match.route, match.params);
     kernel.handleUpgrade(ctx, { host: 'node', message: req, socket, head }).then(
@@ -95,7 +96,7 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
 
   return (req, res, next) => {
     const method = req.method ?? 'GET';
-    const { path, query } = splitUrl(req.url ?? '/');
+    const { path, search } = splitUrl(req.url ?? '/');
     const match = registries.routes.match(method, path);
     if (!match.route) {
       if (next && match.allowed.length === 0) return next();
@@ -103,9 +104,11 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
       return;
     }
     const route = match.route;
-    const request = new NodeRequest(req, (gone) => res.once('close', () => {
-      if (!res.writableFinished) gone();
-    }), method, path, query, toHeaderMap(req));
+    const request = new NodeRequest(req, method, path, search, toHeaderMap(req));
+    // 'close' comes once per response: `on` spares the wrapper `once` makes per request.
+    res.on('close', () => {
+      if (!res.writableFinished) request.clientGone();
+    });
     const ctx = kernel.createContext(request, route, match.params);
     const mode = bodyMode(route, method);
     let loadBody: (() => Promise<void>) | undefined;
@@ -174,19 +177,28 @@ export class NodeRequest implements GatewayRequest, AbortSource {
   /** The common case is one call at a time: one slot, and a set only for concurrent ones. */
   #listener: (() => void) | undefined;
   #more: Set<() => void> | undefined;
+  #query: URLSearchParams | undefined;
 
-  /** `onGone` registers the callback for a client that went away before its answer was whole. */
   constructor(
     req: IncomingMessage,
-    onGone: (gone: () => void) => void,
     readonly method: string,
     readonly path: string,
-    readonly query: URLSearchParams,
+    /** The query string, without its `?`. */
+    private readonly search: string,
     readonly headers: HeaderMap,
   ) {
     // An https server (or TLS embedding) hands us a TLS socket.
     this.secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-    onGone(() => this.abort(Errors.clientClosed()));
+  }
+
+  /** The client went away before its answer was whole. */
+  clientGone(): void {
+    this.abort(Errors.clientClosed());
+  }
+
+  /** Made on first read: most routes never read the query. */
+  get query(): URLSearchParams {
+    return (this.#query ??= new URLSearchParams(this.search));
   }
 
   get aborted(): boolean {

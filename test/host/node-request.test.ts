@@ -6,9 +6,8 @@ import { NodeRequest } from '../../host/node-adapter.js';
 describe('NodeRequest abort source', () => {
   /** A request whose client "goes away" when the returned function is called. */
   function request(): { req: NodeRequest; goAway: () => void } {
-    let gone: () => void = () => undefined;
-    const req = new NodeRequest({ socket: {} } as IncomingMessage, (g) => (gone = g), 'POST', '/v1/chat/completions', new URLSearchParams(), {});
-    return { req, goAway: () => gone() };
+    const req = new NodeRequest({ socket: {} } as IncomingMessage, 'POST', '/v1/chat/completions', '', {});
+    return { req, goAway: () => req.clientGone() };
   }
 
   it('calls every listener registered at the time once, and none that was removed', () => {

@@ -47,8 +47,10 @@ export class LogStore {
     let at = 0;
     while (at < rows.length) {
       const n = largestPowerOfTwo(rows.length - at);
-      const params: unknown[] = [];
-      for (let i = at; i < at + n; i++) for (const value of rows[i]!) params.push(value);
+      // Sized once: pushed one by one, the array is copied each time it outgrows itself.
+      const params = new Array<unknown>(n * COLUMNS.length);
+      let p = 0;
+      for (let i = at; i < at + n; i++) for (const value of rows[i]!) params[p++] = value;
       statements.push({ sql: this.#sql(n), params });
       at += n;
     }

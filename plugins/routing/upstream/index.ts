@@ -215,13 +215,12 @@ async function rawAnswer(
   };
 }
 
-async function readBody(reply: { bytes(): Promise<Uint8Array> }, provider: string, attempt: Attempt): Promise<Uint8Array> {
-  try {
-    return await reply.bytes();
-  } catch (e) {
+/** A `catch` on the read, not an async wrapper around it: one promise per answer fewer. */
+function readBody(reply: { bytes(): Promise<Uint8Array> }, provider: string, attempt: Attempt): Promise<Uint8Array> {
+  return reply.bytes().catch((e: unknown) => {
     throwIfAborted(attempt, e);
     throw Errors.badGateway(`provider ${provider} connection failed mid-answer: ${describeNetworkError(e)}`, provider);
-  }
+  });
 }
 
 /** A failure caused by the abort (the client left, a time-out) is reported as the abort's reason. */
