@@ -34,16 +34,17 @@ export class GatewayError extends Error {
   readonly retryable: boolean | undefined;
 
   constructor(init: GatewayErrorInit) {
-    super(init.message);
+    super(typeof init?.message === 'string' && init.message !== '' ? init.message : 'internal gateway error');
     this.name = 'GatewayError';
-    this.status = init.status;
-    this.type = init.type ?? typeForStatus(init.status);
-    this.code = init.code ?? null;
-    this.param = init.param ?? null;
-    this.provider = init.provider ?? 'gw';
-    this.headers = init.headers ?? {};
-    this.extra = init.extra;
-    this.retryable = init.retryable;
+    // Plugins in plain JavaScript may pass anything: a status node cannot write becomes a 500.
+    this.status = Number.isInteger(init?.status) && init.status >= 100 && init.status <= 599 ? init.status : 500;
+    this.type = init?.type ?? typeForStatus(this.status);
+    this.code = init?.code ?? null;
+    this.param = init?.param ?? null;
+    this.provider = init?.provider ?? 'gw';
+    this.headers = init?.headers ?? {};
+    this.extra = init?.extra;
+    this.retryable = init?.retryable;
   }
 
   toEnvelope(): ErrorEnvelope {

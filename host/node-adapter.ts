@@ -127,6 +127,7 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
           await write(res, response, state, writer);
         } catch (e) {
           error = e;
+          answerUnwritable(res);
         }
         kernel.complete(ctx, response, error);
       },
@@ -239,6 +240,16 @@ export class NodeRequest implements GatewayRequest, AbortSource {
     }
     return this.#controller.signal;
   }
+}
+
+/** An answer node refused to write (a plugin's status or header out of range): a 500, or the connection ends; never a hang. */
+function answerUnwritable(res: ServerResponse): void {
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify(Errors.internal().toEnvelope());
+  res.writeHead(500, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }).end(body);
 }
 
 async function write(res: ServerResponse, response: GatewayResponse, state: NodeHandlerState, writer: TurnWriter): Promise<void> {
