@@ -46,6 +46,8 @@ export interface ConsoleRig {
   browser: Browser;
   /** Every URL the pages asked for, to check that none left the gateway's origin. */
   requested: string[];
+  /** The requests refused for leaving loopback, with the page (frame) that made each. */
+  blocked: { url: string; from: string }[];
   newPage(): Promise<Page>;
   stop(): Promise<void>;
 }
@@ -58,12 +60,16 @@ export async function startConsoleRig(options: StartOptions = {}, mockOptions: M
   const gateway = await startGateway(options);
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS });
   const requested: string[] = [];
+  const blocked: { url: string; from: string }[] = [];
   return {
-    gateway, mock, browser, requested,
+    gateway, mock, browser, requested, blocked,
     newPage: async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       // Nothing leaves loopback, whatever a page asks for: such a request is recorded, then refused.
-      await context.route((url) => url.protocol !== 'data:' && !LOOPBACK_HOSTS.has(url.hostname), (route) => route.abort());
+      await context.route((url) => url.protocol !== 'data:' && !LOOPBACK_HOSTS.has(url.hostname), (route) => {
+        blocked.push({ url: route.request().url(), from: route.request().frame().url() });
+        return route.abort();
+      });
       const page = await context.newPage();
       page.on('request', (request) => void requested.push(request.url()));
       return page;

@@ -1,7 +1,7 @@
 /**
  * The console's built files, read once at boot from `public/` beside this module: the index page
  * and the content-hashed assets, each with its type, its ETag and a gzip copy for browsers that
- * take one (the bundle is a few hundred KB of text).
+ * take one (the bundle is a few hundred KB of text), made when first asked for rather than at boot.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -42,8 +42,18 @@ export function loadBundle(dir: string = DEFAULT_BUNDLE_DIR): ConsoleBundle | un
   return { index: fileOf(join(dir, 'index.html')), assets };
 }
 
+class BundleFile implements ConsoleFile {
+  #gzipped: Buffer | undefined;
+
+  constructor(readonly body: Buffer, readonly type: string, readonly etag: string) {}
+
+  get gzipped(): Buffer {
+    return (this.#gzipped ??= gzipSync(this.body));
+  }
+}
+
 function fileOf(path: string): ConsoleFile {
   const body = readFileSync(path);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, gzipped: gzipSync(body), type: TYPES[extname(path)]!, etag };
+  return new BundleFile(body, TYPES[extname(path)]!, etag);
 }

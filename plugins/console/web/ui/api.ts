@@ -49,7 +49,8 @@ export class Api {
     if (body !== undefined) init.headers = { 'content-type': 'application/json' };
     const res = await this.fetch(path, init);
     const text = await res.text();
-    const value = text ? parse(text) : undefined;
+    const parsed = text ? parseJsonText(text) : undefined;
+    const value = parsed === undefined && text ? text : parsed;
     if (!res.ok) {
       if (res.status === 401) this.onSignedOut();
       throw errorOf(res.status, value, text);
@@ -66,11 +67,12 @@ function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-function parse(text: string): unknown {
+/** The value of an answer's JSON text; undefined when it is not JSON. */
+export function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return text;
+    return undefined;
   }
 }
 

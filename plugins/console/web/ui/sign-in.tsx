@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { errorOf } from './api';
+import { errorOf, parseJsonText } from './api';
 import { ssoLoginUrl, ssoOffered } from './session';
 
 /** The sign-in form: a gateway API key (kept for this tab only), and SSO when the gateway offers it. */
@@ -45,13 +45,7 @@ function SsoForm() {
         return;
       }
       const text = await res.text();
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        value = undefined;
-      }
-      setError(errorOf(res.status, value, text).message);
+      setError(errorOf(res.status, parseJsonText(text), text).message);
     } catch (err) {
       setError((err as Error).message);
     }

@@ -3,7 +3,8 @@
  * or a stored config's id or slug, sent as `x-gw-config`), its answer streamed into `onText`.
  */
 import type { Api } from '../../api';
-import { errorOf } from '../../api';
+import { errorOf, parseJsonText } from '../../api';
+import { parseConfig } from '../configs/config-editor';
 import { streamEvents, textOf } from './sse';
 
 export interface PlaygroundRequest {
@@ -39,7 +40,7 @@ export async function send(api: Api, request: PlaygroundRequest, onText: (text: 
     return answer;
   }
   const text = await res.text();
-  const value = parseJson(text);
+  const value = parseJsonText(text) as Record<string, any> | undefined;
   if (value?.['hook_results']) answer.hookResults = value['hook_results'];
   if (!res.ok) throw Object.assign(errorOf(res.status, value, text), { answer });
   onText(textOf(value ?? {}));
@@ -51,17 +52,8 @@ export async function send(api: Api, request: PlaygroundRequest, onText: (text: 
 export function configHeader(text: string): string {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{')) return trimmed;
-  try {
-    return JSON.stringify(JSON.parse(trimmed));
-  } catch (e) {
-    throw new Error(`Config is not valid JSON: ${(e as Error).message}`);
-  }
+  const config = parseConfig(trimmed);
+  if (typeof config === 'string') throw new Error(config);
+  return JSON.stringify(config);
 }
 
-function parseJson(text: string): Record<string, any> | undefined {
-  try {
-    return JSON.parse(text) as Record<string, any>;
-  } catch {
-    return undefined;
-  }
-}
