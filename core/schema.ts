@@ -27,11 +27,12 @@ export interface Validator<T> {
  * while they load, and most of them serve routes a given gateway may never be asked for.
  */
 export function compile<S extends TSchema>(schema: S): Validator<Static<S>> {
-  let checker: TypeCheck<S> | undefined;
+  let compiled: TypeCheck<S> | undefined;
+  const checker = () => (compiled ??= TypeCompiler.Compile(schema));
   return {
     schema,
-    check: (value: unknown): value is Static<S> => (checker ??= TypeCompiler.Compile(schema)).Check(value),
-    issues: (value: unknown, max = 5) => collectIssues((checker ??= TypeCompiler.Compile(schema)).Errors(value), max),
+    check: (value: unknown): value is Static<S> => checker().Check(value),
+    issues: (value: unknown, max = 5) => collectIssues(checker().Errors(value), max),
   };
 }
 
