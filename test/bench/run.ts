@@ -1,7 +1,7 @@
 /**
  * Bench entry point: `npm run bench -- [--scenario chat,stream] [--rounds 3] [--duration 5]
  * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--gc] [--list]
- * [--gateway-env KEY=VALUE ...] [--proxy-processes N] [--baseline undici|http|both] [--requests N]`.
+ * [--gateway-env KEY=VALUE ...] [--proxy-processes N] [--baseline undici,http,floor,floor-logged|both] [--requests N]`.
  * Servers run as child processes; the load generator runs here (the machine has 2 cores).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { printRun, printSummaries, writeJson } from './report.js';
 import { findScenario, scenarios, type Scenario } from './scenarios.js';
 import { measureSequential } from './sequential.js';
 import { summariseLatency, summariseLoad, summariseStreams, type LoadRound, type Summary } from './summaries.js';
-import { probe, startStack, type ProxyClient, type Stack } from './targets.js';
+import { probe, startStack, REFERENCES, type Reference, type Stack } from './targets.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url)); // dist/test/bench
 const root = resolve(benchDir, '../../..');
@@ -38,10 +38,18 @@ const { values } = parseArgs({
   },
 });
 
-/** `--baseline`: the bare proxies a `proxy` baseline runs; with `both`, every round runs undici, http, gateway. */
-const PROXY_CLIENTS: Record<string, ProxyClient[]> = { undici: ['undici'], http: ['http'], both: ['undici', 'http'] };
-const proxyClients = PROXY_CLIENTS[values.baseline];
-if (!proxyClients) throw new Error(`--baseline must be one of ${Object.keys(PROXY_CLIENTS).join(', ')}, got "${values.baseline}"`);
+/**
+ * `--baseline`: the references a `proxy` baseline runs, comma-separated, each round running them in
+ * this order and then the gateway; `both` is undici,http.
+ */
+function referencesOf(list: string): Reference[] {
+  const names = list === 'both' ? ['undici', 'http'] : list.split(',');
+  for (const name of names) {
+    if (!REFERENCES.includes(name as Reference)) throw new Error(`--baseline takes a comma-separated list of ${REFERENCES.join(', ')} (or both), got "${name}"`);
+  }
+  return names as Reference[];
+}
+const references = referencesOf(values.baseline);
 
 /** `--gateway-env KEY=VALUE` (repeatable): the environment added to every gateway the bench starts. */
 function gatewayEnvOf(pairs: string[]): Record<string, string> {
@@ -68,7 +76,7 @@ const options = {
   gc: values.gc,
   gatewayEnv: gatewayEnvOf(values['gateway-env']),
   proxyProcesses,
-  proxyClients,
+  references,
   /** Sequential scenarios: requests per side, over the scenario's own count. */
   requests: values.requests === undefined ? undefined : Number(values.requests),
 };
@@ -130,7 +138,7 @@ async function main(): Promise<void> {
   for (const s of selected) {
     console.log(`\n${s.name}: ${s.description} (baseline: ${s.baseline})`);
     const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined, gc: options.gc,
-      gatewayEnv: options.gatewayEnv, proxyProcesses: options.proxyProcesses, proxyClients: options.proxyClients });
+      gatewayEnv: options.gatewayEnv, proxyProcesses: options.proxyProcesses, references: options.references });
     try {
       for (const t of [...stack.baselines, stack.subject]) await probe(t);
       summaries.push(...((s.measure ?? 'load') === 'load' ? await loadScenario(s, stack) : await sequentialScenario(s, stack)));

@@ -21,8 +21,12 @@ export interface Target {
   pid: number;
 }
 
-/** The bare proxy's forwarding clients: `undici` is the reference, `http` the older one. */
-export type ProxyClient = 'undici' | 'http';
+/**
+ * What a `proxy` baseline runs: the bare proxy forwarding with undici (the reference) or node:http
+ * (the older one), or the floor gateway (floor-gateway.ts), without or with its request-log rows.
+ */
+export type Reference = 'undici' | 'http' | 'floor' | 'floor-logged';
+export const REFERENCES: readonly Reference[] = ['undici', 'http', 'floor', 'floor-logged'];
 
 export interface Stack {
   /** What the subject is compared with: one gateway scenario, or one bare proxy per client asked for. */
@@ -49,8 +53,8 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   /** Processes of the bare proxy (`--proxy-processes N`): 2 to compare with GW_WORKERS=2. */
   proxyProcesses?: number;
-  /** The bare proxies a `proxy` baseline runs, in the order of each round (`--baseline`); default undici. */
-  proxyClients?: readonly ProxyClient[];
+  /** The references a `proxy` baseline runs, in the order of each round (`--baseline`); default undici. */
+  references?: readonly Reference[];
 }
 
 /** `{{upstream}}` in header values and the body stands for the upstream URL (only known at run time). */
@@ -71,6 +75,16 @@ function requestOf(s: Scenario, upstreamUrl: string) {
       ...extra,
     },
   };
+}
+
+function startReference(reference: Reference, upstreamUrl: string, dir: string, o: StackOptions, gcArgs: string[]): Promise<ServerProcess> {
+  if (reference === 'undici' || reference === 'http') {
+    const args = ['--upstream', upstreamUrl, '--client', reference, '--processes', String(o.proxyProcesses ?? 1)];
+    return startServer(`bare-${reference}`, join(o.benchDir, 'bare-proxy.js'), args, {}, join(dir, `proxy-${reference}.log`), undefined, o.pin?.server, gcArgs);
+  }
+  const args = ['--key', 'bench-key'];
+  if (reference === 'floor-logged') args.push('--log', mkdtempSync(join(dir, 'floor-')));
+  return startServer(reference, join(o.benchDir, 'floor-gateway.js'), args, {}, join(dir, `${reference}.log`), undefined, o.pin?.server, gcArgs);
 }
 
 export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
@@ -127,11 +141,10 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, pid: gw.proc.pid!, ...requestOf(s, upstream.url), ...gcLog(gw) });
     const baselines: Target[] = [];
     if (s.baseline === 'proxy') {
-      for (const client of o.proxyClients ?? ['undici']) {
-        const args = ['--upstream', upstream.url, '--client', client, '--processes', String(o.proxyProcesses ?? 1)];
-        const proxy = await startServer(`bare-${client}`, join(o.benchDir, 'bare-proxy.js'), args, {}, join(dir, `proxy-${client}.log`), undefined, o.pin?.server, gcArgs);
+      for (const reference of o.references ?? ['undici']) {
+        const proxy = await startReference(reference, upstream.url, dir, o, gcArgs);
         processes.push(proxy);
-        baselines.push({ label: `bare-${client}`, origin: proxy.url, pid: proxy.proc.pid!, ...requestOf(s, upstream.url), ...gcLog(proxy) });
+        baselines.push({ label: proxy.name, origin: proxy.url, pid: proxy.proc.pid!, ...requestOf(s, upstream.url), ...gcLog(proxy) });
       }
     } else {
       const b = findScenario(s.baseline);

@@ -1,0 +1,145 @@
+/**
+ * Bench reference: the least an LLM gateway must do per request, written as one plain handler, so
+ * the gateway's ratio to it is the cost of its design (kernel, plugins, options) rather than of the
+ * job. Per request it reads and parses the JSON body, finds the caller's key by its SHA-256, picks
+ * the upstream from `x-gw-custom-host` (one undici Pool per origin, as the gateway's transport),
+ * sends the body re-serialised, reads the answer whole and parses it for its usage, and answers with
+ * a trace id. A streamed request (`"stream": true`) is passed through chunk by chunk, unparsed.
+ * With `--log DIR` each request also gets a row in the gateway's own `request_logs` table (SQLite,
+ * same columns and indexes), inserted in batches every 50 ms on the main thread.
+ *
+ * Usage: node floor-gateway.js --key bench-key [--log DIR]; prints its URL. No routing, retries,
+ * limits, metrics or hooks: none of what makes a gateway configurable.
+ */
+import Database from 'better-sqlite3';
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Pool, type Dispatcher } from 'undici';
+import { COLUMNS, MIGRATIONS } from '../../plugins/observe/logs/schema.js';
+import { HOP_BY_HOP } from './proxy-forward.js';
+
+const { values } = parseArgs({ options: { key: { type: 'string' }, log: { type: 'string' } } });
+if (!values.key) throw new Error('floor-gateway: --key is required');
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const keys = new Map([[sha256(values.key), { id: 'key-1', workspace: 'workspace-1', organisation: 'organisation-1' }]]);
+const pools = new Map<string, Pool>();
+
+function poolFor(origin: string): Pool {
+  let pool = pools.get(origin);
+  if (!pool) pools.set(origin, (pool = new Pool(origin, { connections: 256, pipelining: 1, keepAliveTimeout: 60_000 })));
+  return pool;
+}
+
+/** Rows waiting for the next batch insert, or undefined without `--log`. */
+const logRows = values.log ? openLog(values.log) : undefined;
+
+function openLog(dir: string): unknown[][] {
+  const db = new Database(join(dir, 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  for (const step of MIGRATIONS) db.exec(step);
+  const insert = db.prepare(`INSERT INTO request_logs (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
+  const insertAll = db.transaction((rows: unknown[][]) => rows.forEach((row) => insert.run(row)));
+  const rows: unknown[][] = [];
+  const flush = () => insertAll(rows.splice(0));
+  setInterval(flush, 50).unref();
+  process.on('SIGTERM', () => (flush(), process.exit(0)));
+  return rows;
+}
+
+function logRow(req: IncomingMessage, key: { id: string; workspace: string; organisation: string }, model: unknown, status: number, startedAt: number, traceId: string, usage: Record<string, unknown> | undefined, stream: boolean): void {
+  const latency = performance.now() - startedAt;
+  logRows!.push([
+    randomUUID(), Date.now(), key.organisation, key.workspace, key.id, traceId, null, null, null, req.method, req.url, 'chat.completions',
+    null, null, 'openai', null, typeof model === 'string' ? model : null, null, status, null, null, stream ? 1 : 0, latency, latency,
+    usage?.['prompt_tokens'] ?? null, usage?.['completion_tokens'] ?? null, usage?.['total_tokens'] ?? null, null, null, 0, '{}', '[]', null, null,
+  ]);
+}
+
+/** Collects a non-streamed answer, or passes a streamed one through as it comes. */
+class Answer implements Dispatcher.DispatchHandler {
+  readonly #chunks: Buffer[] = [];
+  #status = 0;
+
+  constructor(private readonly res: ServerResponse, private readonly stream: boolean, private readonly traceId: string, private readonly done: (status: number, usage?: Record<string, unknown>) => void) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.res.once('close', () => {
+      if (!this.res.writableFinished) controller.abort(new Error('client went away')); // drop the upstream call too
+    });
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.#status = statusCode;
+    if (!this.stream) return;
+    const out: Record<string, string | string[]> = { 'x-gw-trace-id': this.traceId };
+    for (const name in headers) if (headers[name] !== undefined && !HOP_BY_HOP.has(name)) out[name] = headers[name]!;
+    this.res.writeHead(statusCode, out);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.stream) return void this.#chunks.push(chunk);
+    if (this.res.write(chunk)) return;
+    controller.pause();
+    this.res.once('drain', () => controller.resume());
+  }
+
+  onResponseEnd(): void {
+    if (this.stream) {
+      this.res.end();
+      return this.done(this.#status);
+    }
+    const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
+    let usage: Record<string, unknown> | undefined;
+    try {
+      usage = (JSON.parse(body.toString()) as { usage?: Record<string, unknown> }).usage;
+    } catch {
+      usage = undefined; // not JSON: passed on as it came
+    }
+    this.res.writeHead(this.#status, { 'content-type': 'application/json', 'x-gw-trace-id': this.traceId }).end(body);
+    this.done(this.#status, usage);
+  }
+
+  onResponseError(): void {
+    if (!this.res.headersSent) this.res.writeHead(502).end();
+    else this.res.destroy();
+  }
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message } }));
+}
+
+function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer, startedAt: number): void {
+  const key = keys.get(sha256(String(req.headers['x-gw-api-key'] ?? '')));
+  if (!key) return refuse(res, 401, 'unknown key');
+  let body: Record<string, unknown>;
+  let upstream: URL;
+  try {
+    body = JSON.parse(raw.toString()) as Record<string, unknown>;
+    upstream = new URL(String(req.headers['x-gw-custom-host']));
+  } catch {
+    return refuse(res, 400, 'the body must be JSON and x-gw-custom-host a URL');
+  }
+  const traceId = randomUUID();
+  const stream = body['stream'] === true;
+  const path = upstream.pathname.replace(/\/$/, '') + (req.url ?? '').replace(/^\/v1/, '');
+  const headers = ['content-type', 'application/json', 'authorization', String(req.headers.authorization ?? '')];
+  const done = (status: number, usage?: Record<string, unknown>) => logRows && logRow(req, key, body['model'], status, startedAt, traceId, usage, stream);
+  poolFor(upstream.origin).dispatch({ path, method: 'POST', headers, body: JSON.stringify(body) }, new Answer(res, stream, traceId, done));
+}
+
+const server = createServer((req, res) => {
+  const startedAt = performance.now();
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => handle(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), startedAt));
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => {
+  const addr = server.address();
+  if (addr && typeof addr === 'object') console.log(`listening on http://127.0.0.1:${addr.port}`);
+});
