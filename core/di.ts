@@ -1,10 +1,9 @@
 /**
- * reflect-metadata and tsyringe enter the codebase here. One root container per gateway
+ * reflect-metadata and tsyringe enter the codebase here (through vendor/tsyringe.ts). One root container per gateway
  * (a child of tsyringe's global one), filled at boot; nothing is resolved per request. Services
  * are registered under their keys' tokens (core/services.ts, core/service-registry.ts).
  */
-import 'reflect-metadata';
-import { container as globalContainer, inject, injectable, singleton, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { container as globalContainer, inject, injectable, singleton, type DependencyContainer, type InjectionToken } from './vendor/tsyringe.js';
 
 export { inject, injectable, singleton };
 export type { DependencyContainer, InjectionToken };

@@ -1,10 +1,8 @@
 /**
- * TypeBox enters the codebase here. Schemas are compiled once (at boot or on first use) and
+ * TypeBox enters the codebase here (through vendor/typebox.ts). Schemas are compiled once (at boot or on first use) and
  * their errors turned into "path: rule" issues that name the offending field.
  */
-import { Type, Kind, type TSchema, type Static } from '@sinclair/typebox';
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
+import { Type, Kind, TypeCompiler, Value, ValueErrorType, type Static, type TSchema, type TypeCheck, type ValueError } from './vendor/typebox.js';
 
 export { Type, Kind, Value };
 export type { TSchema, Static, TypeCheck };

@@ -65,12 +65,16 @@ describe('lazy imports at boot', function () {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   it('the trace sees ES modules and CommonJS files alike (the check below cannot pass for want of seeing)', () => {
-    expect(loaded).to.include('@sinclair/typebox'); // ES modules
+    expect(loaded).to.include('mustache'); // ES modules (mustache.mjs)
     expect(loaded).to.include('better-sqlite3'); // CommonJS, the record store of this boot
   });
 
   it('the default preset without database and Redis URLs imports none of the libraries loaded on first use', () => {
     expect(NOT_AT_BOOT.filter((name) => loaded.has(name))).to.deep.equal([]);
+  });
+
+  it('reads TypeBox and tsyringe from their one-file bundles (core/vendor, made by npm run build), not from their packages\' hundreds of files', () => {
+    expect(['@sinclair/typebox', 'tsyringe', 'reflect-metadata'].filter((name) => loaded.has(name))).to.deep.equal([]);
   });
 
   it('a listening gateway imports the HTTP client of provider calls in the background soon after', async () => {
