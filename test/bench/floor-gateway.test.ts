@@ -36,14 +36,14 @@ describe('bench: floor gateway', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('sends the parsed body to the custom host, answers with the upstream body and a trace id, and logs a row with the usage', async () => {
+  it('sends the body to the custom host as it came, answers with the upstream body and a trace id, and logs a row with the usage', async () => {
     onRequest = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER);
     const res = await send(`${floor.url}/v1/chat/completions`, 'POST', headers(), '{ "model": "m-1", "messages": [] }');
     expect(res.statusCode).to.equal(200);
     expect(res.headers['x-gw-trace-id']).to.match(/^[0-9a-f-]{36}$/);
     expect(await text(res)).to.equal(ANSWER);
     const seen = up.seen[0]!;
-    expect([seen.url, seen.body, seen.headers['authorization']]).to.deep.equal(['/v1/chat/completions', '{"model":"m-1","messages":[]}', 'Bearer sk-t']);
+    expect([seen.url, seen.body, seen.headers['authorization']]).to.deep.equal(['/v1/chat/completions', '{ "model": "m-1", "messages": [] }', 'Bearer sk-t']);
 
     await stop(floor.proc); // SIGTERM flushes the rows still waiting
     const db = new Database(join(dir, 'floor.db'), { readonly: true });

@@ -1,12 +1,13 @@
 /**
  * Bench reference: the least an LLM gateway must do per request, written as one plain handler, so
  * the gateway's ratio to it is the cost of its design (kernel, plugins, options) rather than of the
- * job. Per request it reads and parses the JSON body, finds the caller's key by its SHA-256, picks
- * the upstream from `x-gw-custom-host` (one undici Pool per origin, as the gateway's transport),
- * sends the body re-serialised, reads the answer whole and parses it for its usage, and answers with
- * a trace id. A streamed request (`"stream": true`) is passed through chunk by chunk, unparsed.
+ * job. Per request it reads and parses the JSON body (a gateway must, to refuse a bad one with a
+ * 400 naming the field), finds the caller's key by its SHA-256 (keys are stored hashed), picks the
+ * upstream from `x-gw-custom-host` (one undici Pool per origin, as the gateway's transport), sends
+ * the body's bytes as they came, reads the answer whole and parses only its `usage` object, and
+ * answers with a trace id. A streamed request (`"stream": true`) is passed through chunk by chunk.
  * With `--log DIR` each request also gets a row in the gateway's own `request_logs` table (SQLite,
- * same columns and indexes), inserted in batches every 50 ms on the main thread.
+ * same columns, indexes and time-ordered ids), inserted in batches every 50 ms on the main thread.
  *
  * Usage: node floor-gateway.js --key bench-key [--log DIR]; prints its URL. No routing, retries,
  * limits, metrics or hooks: none of what makes a gateway configurable.
@@ -17,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool, type Dispatcher } from 'undici';
+import { uuidv7 } from '../../plugins/observe/logs/ids.js';
 import { COLUMNS, MIGRATIONS } from '../../plugins/observe/logs/schema.js';
 import { HOP_BY_HOP } from './proxy-forward.js';
 
@@ -52,14 +54,27 @@ function openLog(dir: string): unknown[][] {
 
 function logRow(req: IncomingMessage, key: { id: string; workspace: string; organisation: string }, model: unknown, status: number, startedAt: number, traceId: string, usage: Record<string, unknown> | undefined, stream: boolean): void {
   const latency = performance.now() - startedAt;
+  const now = Date.now();
   logRows!.push([
-    randomUUID(), Date.now(), key.organisation, key.workspace, key.id, traceId, null, null, null, req.method, req.url, 'chat.completions',
+    uuidv7(now), now, key.organisation, key.workspace, key.id, traceId, null, null, null, req.method, req.url, 'chat.completions',
     null, null, 'openai', null, typeof model === 'string' ? model : null, null, status, null, null, stream ? 1 : 0, latency, latency,
     usage?.['prompt_tokens'] ?? null, usage?.['completion_tokens'] ?? null, usage?.['total_tokens'] ?? null, null, null, 0, '{}', '[]', null, null,
   ]);
 }
 
 /** Collects a non-streamed answer, or passes a streamed one through as it comes. */
+/** The answer's `usage` object, parsed alone: from its key to the answer's last closing brace but one. */
+function usageOf(answer: Buffer): Record<string, unknown> | undefined {
+  const at = answer.lastIndexOf('"usage"');
+  const end = answer.lastIndexOf('}', answer.lastIndexOf('}') - 1);
+  if (at < 0 || end < at) return undefined;
+  try {
+    return JSON.parse(answer.toString('utf8', answer.indexOf('{', at), end + 1)) as Record<string, unknown>;
+  } catch {
+    return undefined; // usage is not the answer's last member: not logged
+  }
+}
+
 class Answer implements Dispatcher.DispatchHandler {
   readonly #chunks: Buffer[] = [];
   #status = 0;
@@ -93,12 +108,7 @@ class Answer implements Dispatcher.DispatchHandler {
       return this.done(this.#status);
     }
     const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
-    let usage: Record<string, unknown> | undefined;
-    try {
-      usage = (JSON.parse(body.toString()) as { usage?: Record<string, unknown> }).usage;
-    } catch {
-      usage = undefined; // not JSON: passed on as it came
-    }
+    const usage = usageOf(body);
     this.res.writeHead(this.#status, { 'content-type': 'application/json', 'x-gw-trace-id': this.traceId }).end(body);
     this.done(this.#status, usage);
   }
@@ -129,7 +139,7 @@ function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer, startedA
   const path = upstream.pathname.replace(/\/$/, '') + (req.url ?? '').replace(/^\/v1/, '');
   const headers = ['content-type', 'application/json', 'authorization', String(req.headers.authorization ?? '')];
   const done = (status: number, usage?: Record<string, unknown>) => logRows && logRow(req, key, body['model'], status, startedAt, traceId, usage, stream);
-  poolFor(upstream.origin).dispatch({ path, method: 'POST', headers, body: JSON.stringify(body) }, new Answer(res, stream, traceId, done));
+  poolFor(upstream.origin).dispatch({ path, method: 'POST', headers, body: raw }, new Answer(res, stream, traceId, done));
 }
 
 const server = createServer((req, res) => {
