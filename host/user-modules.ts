@@ -9,9 +9,10 @@ import type { UserModuleData } from './user-module-hooks.js';
 
 let registered = false;
 
-/** This package's folder: dist/host/ → the package root. */
-const PACKAGE_URL = new URL('../../', import.meta.url).href;
+/** This package's folder (where its package.json is), found the same way from dist/ and from dist/bundle/. */
+const PACKAGE_URL = new URL('./', import.meta.resolve('gw/package.json')).href;
 
+/** The entries of the copy of the gateway that runs (dist/host/ or dist/bundle/host/: host/bundle.ts keeps this module's place). */
 function hookData(): UserModuleData {
   return {
     packageUrl: PACKAGE_URL,

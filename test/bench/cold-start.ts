@@ -2,12 +2,13 @@
  * Cold start (issue 24): process spawn to first answer, N times per case, cases taking turns so
  * drift on the machine hits them alike. Prints median, min and max per case.
  *
- *   node dist/test/bench/cold-start.js [--runs 10] [--gateway dist/host/main.js]
+ *   node dist/test/bench/cold-start.js [--runs 10] [--gateway dist/bundle/host/main.js]
  *
  * Cases: bare node printing a listening line (node's own start, the floor of any node server);
- * the bare undici proxy; the gateway on the default preset with a fresh GW_DATA_DIR (first start:
- * schema, bootstrap key), on the data dir of the previous start (a restart), and on the minimal
- * preset. Each: spawn to the listening line, the CPU time the process had used by then (steadier
+ * the bare undici proxy; the gateway (by default the bundled build that npm start and the image
+ * run) on the default preset with a fresh GW_DATA_DIR (first start: schema, bootstrap key), on the
+ * data dir of the previous start (a restart), and on the minimal preset; and the unbundled
+ * dist/host/main.js on the default preset. Each: spawn to the listening line, the CPU time the process had used by then (steadier
  * than wall time on a busy machine), and for the gateway spawn to the first 200 of /health.
  */
 import { spawn } from 'node:child_process';
@@ -22,7 +23,7 @@ import { median } from './stats.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url)); // dist/test/bench
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '10' }, gateway: { type: 'string', default: join(benchDir, '../../host/main.js') } },
+  options: { runs: { type: 'string', default: '10' }, gateway: { type: 'string', default: join(benchDir, '../../bundle/host/main.js') } },
 });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
@@ -111,6 +112,7 @@ async function main(): Promise<void> {
     // Runs right after the fresh start, on its data dir.
     { name: 'gateway, default preset, restart', args: () => [gateway], env: () => gatewayEnv(lastDataDir), health: true },
     { name: 'gateway, minimal preset, fresh data dir', args: () => [gateway], env: () => gatewayEnv(freshDir(), { GW_CONFIG: minimalFile }), health: true },
+    { name: 'unbundled dist/host/main.js, default', args: () => [join(benchDir, '../../host/main.js')], env: () => gatewayEnv(freshDir()), health: true },
   ];
   const results = cases.map(() => [] as Start[]);
   try {

@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway } from '../helpers/gateway.js';
+import { BUNDLED_MAIN } from '../helpers/main-process.js';
 import { freePort } from '../plugins/stores/redis/helpers.js';
 import { DEFAULT_PORT, gatewayEnvNames, HEALTH_PATH, readRepoFile, repoRoot } from './gateway-facts.js';
 
@@ -72,7 +73,7 @@ describe('Dockerfile', function () {
   it('starts the built entry point with node itself (signals reach the gateway)', () => {
     const cmd = JSON.parse(argsOf(runtime.instructions, 'CMD')[0]!) as string[];
     expect(cmd[0]).to.equal('node');
-    expect(cmd.at(-1)).to.equal('dist/host/main.js');
+    expect(cmd.at(-1)).to.equal(BUNDLED_MAIN);
     expect(existsSync(join(repoRoot, cmd.at(-1)!))).to.equal(true);
   });
 

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, PluginLoadError } from '../../host/index.js';
-import { spawnMain, type MainProcess } from '../helpers/main-process.js';
+import { BUNDLED_MAIN, MAIN, spawnMain, type MainProcess } from '../helpers/main-process.js';
 
 const MJS_PLUGIN = `
 import { definePlugin, Type, JsonPayload, Errors } from 'gw';
@@ -133,14 +133,14 @@ describe('user plugins from anywhere', () => {
     return '';
   }
 
-  describe('in a main.js process started with --config', () => {
+  for (const entry of [MAIN, BUNDLED_MAIN]) describe(`in a ${entry} process started with --config`, () => {
     let main: MainProcess;
     before(async () => {
       const file = await gatewayFile('gateway.json', {
         preset: 'none',
         plugins: [{ use: './hello.mjs', options: { greeting: 'hi' } }, './typed.ts'],
       });
-      main = await spawnMain(['--config', file], env());
+      main = await spawnMain(['--config', file], env(), entry);
     });
     after(() => {
       main?.child.kill('SIGTERM');
