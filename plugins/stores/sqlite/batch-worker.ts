@@ -56,7 +56,8 @@ function statementsOf(wire: readonly WireStatement[]): Database.Statement[] {
 /** A statement's parameters; an object or array among them is refused, as better-sqlite3 refuses one inside an array. */
 function paramsOf(json: string): unknown[] {
   const params = JSON.parse(json) as unknown[];
-  for (const value of params) {
+  for (let i = 0; i < params.length; i++) {
+    const value = params[i];
     if (typeof value === 'object' && value !== null) throw new TypeError('a batch parameter is an object or an array, not a value');
   }
   return params;
