@@ -53,8 +53,19 @@ function statementsOf(wire: readonly WireStatement[]): Database.Statement[] {
   });
 }
 
+/** A statement's parameters; an object or array among them is refused, as better-sqlite3 refuses one inside an array. */
+function paramsOf(json: string): unknown[] {
+  const params = JSON.parse(json) as unknown[];
+  for (let i = 0; i < params.length; i++) {
+    const value = params[i];
+    if (typeof value === 'object' && value !== null) throw new TypeError('a batch parameter is an object or an array, not a value');
+  }
+  return params;
+}
+
 const runBatch = db.transaction((statements: Database.Statement[], wire: readonly WireStatement[]) => {
-  for (let i = 0; i < statements.length; i++) statements[i]!.run(JSON.parse(wire[i]![1]) as unknown[]);
+  // Spread: better-sqlite3 reads an array's elements by a generic property lookup each, arguments directly.
+  for (let i = 0; i < statements.length; i++) statements[i]!.run(...paramsOf(wire[i]![1]));
 });
 
 port.on('message', (request: WorkerRequest) => {

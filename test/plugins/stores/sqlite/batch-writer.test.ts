@@ -2,6 +2,8 @@
  * The SQLite batch writer: batches run in a worker thread on its own connection, each in one
  * transaction, visible to the store's reads once written; a failing batch, a dead thread and a
  * file that cannot be opened reject their batches (never hang) and the next batch still works.
+ * Values arrive as they were sent: the same bytes and SQLite types as bound on the store's own
+ * connection; a value JSON cannot carry, or one that is not a value, is refused with its batch.
  */
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -93,5 +95,63 @@ describe('store.sqlite: batch writer thread', () => {
     check.close();
     const refused = await store.batchWriter.write([insert('late')]).then(() => undefined, (e: Error) => e);
     expect(refused?.message).to.contain('closed');
+  });
+
+  describe('values', () => {
+    const VALUES: unknown[] = [
+      'plain', '', 'q"\'\\`', 'a\0b', '\0', 'ünï 😀 \u2028\u2029', 'x\u0001\u001f\u007f', '{"json":[1,2]}', 'null', '0',
+      0, 1, -1, 42, 1_764_115_200_123, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 0.1, 1.5, -2.25, 1e-7, 1e21, 5e-324, 1.7976931348623157e308, 12.345, 0.000_012_3,
+      null,
+    ];
+    /** Each value's type and bytes as stored in `table`, in a column of each affinity. */
+    const stored = (table: string) => store.all<{ i: number }>(
+      `SELECT i, typeof(v) AS t, hex(v) AS x, typeof(tv) AS tt, hex(tv) AS tx, typeof(iv) AS it, hex(iv) AS ix, typeof(rv) AS rt, hex(rv) AS rx FROM ${table} ORDER BY i`,
+    );
+
+    it('stores every value with the bytes and SQLite type the store\'s own connection gives it', async () => {
+      for (const table of ['direct', 'threaded']) await store.run(`CREATE TABLE ${table} (i INTEGER, v, tv TEXT, iv INTEGER, rv REAL)`);
+      const sql = (table: string) => `INSERT INTO ${table} (i, v, tv, iv, rv) VALUES ${VALUES.map(() => '(?, ?, ?, ?, ?)').join(', ')}`;
+      const params = VALUES.flatMap((v, i) => [i, v, v, v, v]);
+      await store.run(sql('direct'), params);
+      await store.batchWriter.write([{ sql: sql('threaded'), params }]);
+      const direct = await stored('direct');
+      expect(direct).to.have.length(VALUES.length);
+      expect(await stored('threaded')).to.deep.equal(direct);
+      const back = await store.all<{ v: unknown }>('SELECT v FROM threaded ORDER BY i');
+      expect(back.map((r) => r.v)).to.deep.equal(VALUES);
+      const types = await store.all<{ t: string; it: string; rt: string }>('SELECT typeof(v) AS t, typeof(iv) AS it, typeof(rv) AS rt FROM threaded WHERE i IN (?, ?, ?, ?) ORDER BY i', [
+        VALUES.indexOf('a\0b'), VALUES.indexOf(42), VALUES.indexOf(1.5), VALUES.indexOf(null),
+      ]);
+      expect(types).to.deep.equal([
+        { t: 'text', it: 'text', rt: 'text' },
+        { t: 'real', it: 'integer', rt: 'real' }, // numbers are bound as doubles; the column's affinity makes 42 an INTEGER
+        { t: 'real', it: 'real', rt: 'real' },
+        { t: 'null', it: 'null', rt: 'null' },
+      ]);
+    });
+
+    it('refuses a batch with a value JSON cannot carry (BigInt) before it reaches the thread; the next one is written', async () => {
+      const refused = await store.batchWriter.write([insert('a'), { sql: 'INSERT INTO t (id) VALUES (?)', params: [1n] }]).then(() => undefined, (e: Error) => e);
+      expect(refused).to.be.instanceOf(TypeError);
+      expect(refused?.message).to.match(/BigInt/);
+      expect(await count()).to.equal(0);
+      await store.batchWriter.write([insert('a')]);
+      expect(await count()).to.equal(1);
+    });
+
+    it('refuses a batch with an object or array where a value goes, whatever it would spread into', async () => {
+      for (const value of [{ id: 'x' }, ['x'], true]) {
+        const refused = await store.batchWriter.write([insert('y'), { sql: 'INSERT INTO t (id) VALUES (?)', params: [value] }]).then(() => undefined, (e: Error) => e);
+        expect(refused, JSON.stringify(value)).to.be.instanceOf(Error);
+      }
+      expect(await count()).to.equal(0);
+      expect(stopped).to.have.length(0);
+    });
+
+    it('runs a statement with as many parameters as SQLite allows', async () => {
+      const ids = Array.from({ length: 32_766 }, (_, i) => `id-${i}`);
+      await store.batchWriter.write([insert(...ids)]);
+      expect(await count()).to.equal(32_766);
+    });
   });
 });
