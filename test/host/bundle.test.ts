@@ -7,29 +7,20 @@
  */
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockOpenAI, type MockOpenAI } from '../fixtures/mock-openai.js';
 import { CHAT_BODY, directHeaders } from '../helpers/gateway.js';
 import { BUNDLED_MAIN, MAIN, runMain, startMain } from '../helpers/main-process.js';
+import { modulesLoaded } from '../helpers/module-trace/boot.js';
 import { withRecords } from '../helpers/records.js';
-
-const TRACE_HOOK = fileURLToPath(new URL('../helpers/module-trace/register.js', import.meta.url));
 
 /** The files of this package (not node_modules) a `--describe=json` boot of `entry` loads. */
 async function filesLoaded(entry: string, dataDir: string): Promise<string[]> {
-  const trace = join(dataDir, 'modules.txt');
-  const child = spawn(process.execPath, ['--import', TRACE_HOOK, entry, '--describe=json'], {
-    env: { ...process.env, GW_DATABASE_URL: '', GW_REDIS_URL: '', GW_CONFIG: '', GW_TEST_MODULE_TRACE: trace, GW_DATA_DIR: dataDir, GW_LOG_LEVEL: 'silent' },
-    stdio: 'ignore',
-  });
-  const [code] = (await once(child, 'close')) as [number];
-  expect(code).to.equal(0);
-  return (await readFile(trace, 'utf8')).split('\n').filter((line) => line.includes('/dist/') && !line.includes('/node_modules/'));
+  const modules = await modulesLoaded({ dataDir, args: ['--describe=json'], entry });
+  return modules.filter((line) => line.includes('/dist/') && !line.includes('/node_modules/'));
 }
 
 function pluginIds(describeJson: string): string[] {

@@ -4,14 +4,10 @@
  * gateway (`--describe=json`: every plugin applied, then exit) under a module trace.
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { TEST_API_KEY } from '../helpers/gateway.js';
-
-const TRACE_HOOK = fileURLToPath(new URL('../helpers/module-trace/register.js', import.meta.url));
+import { modulesLoaded } from '../helpers/module-trace/boot.js';
 
 /** Libraries the default preset must not import at boot without GW_DATABASE_URL and GW_REDIS_URL. */
 const NOT_AT_BOOT = [
@@ -30,27 +26,7 @@ function packagesIn(trace: string): Set<string> {
 
 /** The packages main.js loaded with `args`; `whileListening` runs once it listens, then it is stopped. */
 async function moduleTrace(dataDir: string, args: string[], whileListening?: () => Promise<void>): Promise<Set<string>> {
-  const trace = join(dataDir, `modules-${args.join('')}.txt`);
-  const child = spawn(process.execPath, ['--import', TRACE_HOOK, 'dist/host/main.js', ...args], {
-    env: {
-      ...process.env, GW_DATABASE_URL: '', GW_REDIS_URL: '', GW_CONFIG: '', GW_TEST_MODULE_TRACE: trace, PORT: '0',
-      GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: TEST_API_KEY, GW_LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (d) => (output += d));
-  child.stdout!.on('data', (d) => {
-    output += d;
-    if (whileListening && output.includes('listening on')) {
-      const then = whileListening;
-      whileListening = undefined;
-      void then().finally(() => child.kill('SIGTERM'));
-    }
-  });
-  const code = await new Promise<number | null>((done) => child.once('close', done));
-  expect(code, output).to.equal(0);
-  return packagesIn(await readFile(trace, 'utf8'));
+  return packagesIn((await modulesLoaded({ dataDir, args, whileListening })).join('\n'));
 }
 
 describe('lazy imports at boot', function () {
