@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { Pool, type Dispatcher } from 'undici';
 import { uuidv7 } from '../../plugins/observe/logs/ids.js';
 import { COLUMNS, MIGRATIONS } from '../../plugins/observe/logs/schema.js';
-import { HOP_BY_HOP } from './proxy-forward.js';
+import { PipeBack } from './proxy-forward-undici.js';
 
 const { values } = parseArgs({ options: { key: { type: 'string' }, log: { type: 'string' } } });
 if (!values.key) throw new Error('floor-gateway: --key is required');
@@ -62,7 +62,6 @@ function logRow(req: IncomingMessage, key: { id: string; workspace: string; orga
   ]);
 }
 
-/** Collects a non-streamed answer, or passes a streamed one through as it comes. */
 /** The answer's `usage` object, parsed alone: from its key to the answer's last closing brace but one. */
 function usageOf(answer: Buffer): Record<string, unknown> | undefined {
   const at = answer.lastIndexOf('"usage"');
@@ -75,47 +74,26 @@ function usageOf(answer: Buffer): Record<string, unknown> | undefined {
   }
 }
 
-class Answer implements Dispatcher.DispatchHandler {
+/** A non-streamed answer: held whole, then answered with the trace id, its usage reported. */
+class WholeAnswer extends PipeBack {
   readonly #chunks: Buffer[] = [];
-  #status = 0;
 
-  constructor(private readonly res: ServerResponse, private readonly stream: boolean, private readonly traceId: string, private readonly done: (status: number, usage?: Record<string, unknown>) => void) {}
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.res.once('close', () => {
-      if (!this.res.writableFinished) controller.abort(new Error('client went away')); // drop the upstream call too
-    });
+  constructor(res: ServerResponse, private readonly traceId: string, private readonly done: (status: number, usage?: Record<string, unknown>) => void) {
+    super(res);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
-    this.#status = statusCode;
-    if (!this.stream) return;
-    const out: Record<string, string | string[]> = { 'x-gw-trace-id': this.traceId };
-    for (const name in headers) if (headers[name] !== undefined && !HOP_BY_HOP.has(name)) out[name] = headers[name]!;
-    this.res.writeHead(statusCode, out);
+  override onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.status = statusCode;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.stream) return void this.#chunks.push(chunk);
-    if (this.res.write(chunk)) return;
-    controller.pause();
-    this.res.once('drain', () => controller.resume());
+  override onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#chunks.push(chunk);
   }
 
-  onResponseEnd(): void {
-    if (this.stream) {
-      this.res.end();
-      return this.done(this.#status);
-    }
+  override onResponseEnd(): void {
     const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
-    const usage = usageOf(body);
-    this.res.writeHead(this.#status, { 'content-type': 'application/json', 'x-gw-trace-id': this.traceId }).end(body);
-    this.done(this.#status, usage);
-  }
-
-  onResponseError(): void {
-    if (!this.res.headersSent) this.res.writeHead(502).end();
-    else this.res.destroy();
+    this.res.writeHead(this.status, { 'content-type': 'application/json', 'x-gw-trace-id': this.traceId }).end(body);
+    this.done(this.status, usageOf(body));
   }
 }
 
@@ -139,7 +117,9 @@ function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer, startedA
   const path = upstream.pathname.replace(/\/$/, '') + (req.url ?? '').replace(/^\/v1/, '');
   const headers = ['content-type', 'application/json', 'authorization', String(req.headers.authorization ?? '')];
   const done = (status: number, usage?: Record<string, unknown>) => logRows && logRow(req, key, body['model'], status, startedAt, traceId, usage, stream);
-  poolFor(upstream.origin).dispatch({ path, method: 'POST', headers, body: raw }, new Answer(res, stream, traceId, done));
+  // A stream passes through as the bare proxy passes it, with the trace id.
+  const answer = stream ? new PipeBack(res, { headers: { 'x-gw-trace-id': traceId }, ended: done }) : new WholeAnswer(res, traceId, done);
+  poolFor(upstream.origin).dispatch({ path, method: 'POST', headers, body: raw }, answer);
 }
 
 const server = createServer((req, res) => {

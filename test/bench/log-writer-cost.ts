@@ -3,7 +3,7 @@
  *
  *   node dist/test/bench/log-writer-cost.js [--rows 200000] [--batch 500] [--runs 5] [--build DIR ...]
  *
- * Each run is a child process. Realistic rows (the `chat` scenario's kind: a UUIDv7-like id, a trace
+ * Each run is a child process. Realistic rows (the `chat` scenario's kind: a UUIDv7 id as the log plugin makes, a trace
  * id, metadata `{}`, hook results `[]`, no bodies) go through each build's own `LogStore.insert` and
  * `SqliteStore` batch writer, on its own fresh file, one batch at a time as the recorder writes
  * them. Rows are made in chunks between measured windows; inside a window the main thread's CPU
@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { uuidv7 } from '../../plugins/observe/logs/ids.js';
 import { COLUMNS } from '../../plugins/observe/logs/schema.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -67,8 +68,7 @@ const MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1-nano'];
 
 /** A row like the `chat` scenario's, in COLUMNS order. */
 function chatRow(n: number, createdAt: number): unknown[] {
-  const time = hex(createdAt, 12);
-  const id = `${time.slice(0, 8)}-${time.slice(8)}-7${hex(n & 0xfff, 3)}-${hex(0x8000 | (n & 0x3fff), 4)}-${randomHex(12)}`;
+  const id = uuidv7(createdAt);
   const prompt = 10 + (n % 90);
   const completion = 5 + (n % 200);
   const byColumn: Record<string, unknown> = {

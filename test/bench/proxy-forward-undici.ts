@@ -8,9 +8,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 import { HOP_BY_HOP, type Forward } from './proxy-forward.js';
 
+export interface PipeBackOptions {
+  /** Added to the upstream's headers. */
+  headers?: Record<string, string>;
+  /** Told the upstream's status once the answer has ended. */
+  ended?: (status: number) => void;
+}
+
 /** Writes undici's answer to the client: status and headers, then chunks, with backpressure. */
-class PipeBack implements Dispatcher.DispatchHandler {
-  constructor(private readonly res: ServerResponse) {}
+export class PipeBack implements Dispatcher.DispatchHandler {
+  protected status = 0;
+
+  constructor(protected readonly res: ServerResponse, private readonly options: PipeBackOptions = {}) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.res.once('close', () => {
@@ -19,7 +28,8 @@ class PipeBack implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
-    const out: Record<string, string | string[]> = {};
+    this.status = statusCode;
+    const out: Record<string, string | string[]> = { ...this.options.headers };
     for (const name in headers) {
       const value = headers[name];
       if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
@@ -35,6 +45,7 @@ class PipeBack implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.res.end();
+    this.options.ended?.(this.status);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, _error: Error): void {
