@@ -100,7 +100,9 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
     const match = registries.routes.match(method, path);
     if (!match.route) {
       if (next && match.allowed.length === 0) return next();
+      writer.started();
       void write(res, missResponse(match.allowed, method, path), state, writer).catch(() => undefined);
+      writer.ended();
       return;
     }
     const route = match.route;
@@ -120,6 +122,7 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
       request.rawBody = bytes;
       if (mode === 'json') request.body = parseJson(bytes, maxJsonDepth);
     };
+    writer.started();
     kernel.handle(ctx, loadBody).then(
       async (response) => {
         let error: unknown;
@@ -129,12 +132,14 @@ export function createNodeHandler(runtime: Runtime, state: NodeHandlerState): No
           error = e;
           answerUnwritable(res);
         }
+        writer.ended();
         kernel.complete(ctx, response, error);
       },
       (e) => {
         // kernel.handle never rejects; this is a last line of defence.
         const response = errorResponse(Errors.internal());
         void write(res, response, state, writer).catch(() => undefined);
+        writer.ended();
         kernel.complete(ctx, response, e);
       },
     );

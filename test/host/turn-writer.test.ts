@@ -1,7 +1,8 @@
 /**
- * Whole answers go out at the end of the event loop's turn, together: nothing is written while the
- * turn runs, everything queued in it is written before the next turn's timers, a client that left
- * meanwhile is skipped, and one answer that cannot be written does not hold back the others.
+ * Whole answers go out at the end of the event loop's turn, together, while other requests are in
+ * flight: nothing is written while the turn runs, everything queued in it is written before the
+ * next turn's timers, a client that left meanwhile is skipped, and one answer that cannot be written
+ * does not hold back the others. The only request in flight is answered at once.
  */
 import { expect } from 'chai';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -51,6 +52,7 @@ describe('TurnWriter', () => {
     const clients = [get(s.port), get(s.port), get(s.port)];
     const held = [await s.next(), await s.next(), await s.next()];
     const writer = new TurnWriter();
+    for (const _ of held) writer.started();
     const order: string[] = [];
     setTimeout(() => order.push('timer'), 0);
     const writes = held.map((h, i) => writer.write(h.res, 200, 'OK', { 'content-type': 'text/plain', 'content-length': '2' }, `a${i}`).then(() => order.push(`written ${i}`)));
@@ -70,13 +72,49 @@ describe('TurnWriter', () => {
     const order: string[] = [];
     server = createServer((_req, res) => {
       setTimeout(() => order.push('timer'), 0);
+      writer.started();
       void writer.write(res, 200, undefined, { 'content-length': '2' }, 'ok').then(() => order.push('written'));
+      writer.ended();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { done } = get((server.address() as AddressInfo).port);
     expect(await done).to.deep.equal({ status: 200, body: 'ok' });
     await new Promise((r) => setTimeout(r, 5));
     expect(order).to.deep.equal(['written', 'timer']);
+  });
+
+  it('writes the answer of the only request in flight at once, and holds answers again once another request starts', async () => {
+    const s = await holdingServer();
+    server = s.server;
+    const clients = [get(s.port), get(s.port)];
+    const [first, second] = [await s.next(), await s.next()];
+    const writer = new TurnWriter();
+    writer.started();
+    const alone = writer.write(first.res, 200, undefined, { 'content-length': '5' }, 'alone');
+    // Written before write() returned: nothing else could have joined its turn.
+    expect(first.res.headersSent).to.equal(true);
+    await alone;
+    writer.ended();
+    writer.started();
+    writer.started();
+    const held = writer.write(second.res, 200, undefined, { 'content-length': '4' }, 'held');
+    expect(second.res.headersSent).to.equal(false);
+    await held;
+    expect(second.res.headersSent).to.equal(true);
+    expect((await Promise.all(clients.map((c) => c.done))).map((a) => a.body)).to.deep.equal(['alone', 'held']);
+  });
+
+  it('rejects the answer of the only request in flight that cannot be written', async () => {
+    const s = await holdingServer();
+    server = s.server;
+    const client = get(s.port);
+    client.done.catch(() => undefined);
+    const held = await s.next();
+    const writer = new TurnWriter();
+    writer.started();
+    const error = await writer.write(held.res, 200, undefined, { 'x-bad': 'line\nbreak' }, 'x').then(() => undefined, (e: unknown) => e);
+    expect((error as NodeJS.ErrnoException).code).to.equal('ERR_INVALID_CHAR');
+    held.res.destroy();
   });
 
   it('skips an answer whose client went away while it waited, and settles it', async () => {
@@ -100,6 +138,8 @@ describe('TurnWriter', () => {
     bad.done.catch(() => undefined);
     const [first, second] = [await s.next(), await s.next()];
     const writer = new TurnWriter();
+    writer.started();
+    writer.started();
     const broken = writer.write(first.res, 200, undefined, { 'x-bad': 'line\nbreak' }, 'x');
     const fine = writer.write(second.res, 200, undefined, { 'content-length': '4' }, 'fine');
     const [b, f] = await Promise.allSettled([broken, fine]);
