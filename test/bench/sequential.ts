@@ -2,6 +2,9 @@
  * Requests one at a time, without autocannon (1 ms resolution): each target gets its own
  * keep-alive undici connection, targets alternate request by request so drift on the machine hits
  * them alike, and every request's first body chunk and end are timed with `process.hrtime`.
+ * Each round asks the targets in a new random order: in a fixed order each target always follows
+ * the same one, and what that one left running (its process finishing its work, caches it took)
+ * falls on it alone.
  * Serves `ttfb` scenarios (is a stream held back?) and `latency` ones (µs the gateway adds).
  */
 import { Client, type Dispatcher } from 'undici';
@@ -80,14 +83,24 @@ export function summarise(target: string, timings: readonly Timing[]): Sequentia
   };
 }
 
-/** `n` measured requests per target after `warmup` unmeasured ones, interleaved. */
-export async function measureSequential(targets: readonly Target[], n: number, warmup: number): Promise<SequentialStats[]> {
+/** The indices 0..n-1 in a random order (Fisher-Yates). */
+export function shuffledIndices(n: number, random: () => number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
+/** `n` measured requests per target after `warmup` unmeasured ones, interleaved, each round in its own order. */
+export async function measureSequential(targets: readonly Target[], n: number, warmup: number, random: () => number = Math.random): Promise<SequentialStats[]> {
   const clients = targets.map((t) => new Client(t.origin, { pipelining: 1, keepAliveTimeout: 60_000 }));
   const bodies = targets.map((t) => Buffer.from(t.body));
   try {
     const samples: Timing[][] = targets.map(() => []);
     for (let i = 0; i < warmup + n; i++) {
-      for (let k = 0; k < targets.length; k++) {
+      for (const k of shuffledIndices(targets.length, random)) {
         const timing = await timeOnce(clients[k]!, targets[k]!, targets[k]!.path, bodies[k]!);
         if (i >= warmup) samples[k]!.push(timing);
       }
