@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { GcStats } from './gc-stats.js';
 import type { LoadResult } from './load.js';
 import { median } from './stats.js';
-import type { LatencySummary, LoadSummary, StreamSummary, Summary } from './summaries.js';
+import type { LatencySummary, LoadSummary, StagesSummary, StreamSummary, Summary } from './summaries.js';
 
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toString() : '-');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
@@ -33,6 +33,7 @@ export function printSummaries(summaries: Summary[]): void {
   const load = summaries.filter((s): s is LoadSummary => s.kind === 'load');
   const streams = summaries.filter((s): s is StreamSummary => s.kind === 'stream');
   const latency = summaries.filter((s): s is LatencySummary => s.kind === 'latency');
+  const stages = summaries.filter((s): s is StagesSummary => s.kind === 'stages');
   if (load.length > 0) {
     console.log('\nthroughput (median of rounds; latency = median of autocannon p50/p99, ms)');
     console.log(
@@ -113,6 +114,15 @@ export function printSummaries(summaries: Summary[]): void {
         ]),
       ]),
     );
+  }
+  for (const s of stages) {
+    const total = s.stages.reduce((n, x) => n + (x.p50Us ?? 0), 0);
+    console.log(`\n${s.scenario}: where the gateway's time goes, by its own clock (median µs of each stage over ${s.requests} requests)`);
+    console.log(table([
+      ['stage', 'p50 µs'],
+      ...s.stages.map((x) => [x.stage, x.p50Us === null ? '-' : f1(x.p50Us)]),
+      ['sum of the medians', f1(total)],
+    ]));
   }
 }
 

@@ -14,6 +14,7 @@ import { killChildrenOnExit, pinSelf, stopAll } from './processes.js';
 import { printRun, printSummaries, writeJson } from './report.js';
 import { findScenario, scenarios, type Scenario } from './scenarios.js';
 import { measureSequential } from './sequential.js';
+import type { StageTimes } from './stage-timings.js';
 import { summariseLatency, summariseLoad, summariseStreams, type LoadRound, type Summary } from './summaries.js';
 import { probe, startStack, REFERENCES, type Reference, type Stack } from './targets.js';
 
@@ -114,8 +115,17 @@ async function sequentialScenario(s: Scenario, stack: Stack): Promise<Summary[]>
   console.log(`  ${s.name}: ${n} sequential requests each through ${[...stack.baselines, stack.subject].map((t) => t.label).join(', ')} (after ${warmup} warm-up)...`);
   const stats = await measureSequential([...stack.baselines, stack.subject], n, warmup);
   const subject = stats.at(-1)!;
-  return stats.slice(0, -1).map((baseline) =>
+  const summaries: Summary[] = stats.slice(0, -1).map((baseline) =>
     latency ? summariseLatency(s.name, s.stream === true, baseline, subject) : summariseStreams(s.name, s.upstreamChunkDelayMs ?? 0, baseline, subject));
+  if (s.stages) summaries.push({ scenario: s.name, kind: 'stages', ...(await stageTimes(stack.subject.origin)) });
+  return summaries;
+}
+
+/** The gateway's stage medians since its start (warm-up included), from the bench.stage-timings plugin. */
+async function stageTimes(origin: string): Promise<StageTimes> {
+  const res = await fetch(`${origin}/bench/stages`);
+  if (!res.ok) throw new Error(`GET /bench/stages answered ${res.status}: is bench.stage-timings loaded?`);
+  return (await res.json()) as StageTimes;
 }
 
 async function main(): Promise<void> {

@@ -41,6 +41,11 @@ export interface Scenario {
   upstreamEvents?: number;
   /** `ttfb` and `latency` scenarios: sequential requests per side. */
   requests?: number;
+  /**
+   * Also report the gateway's own time per lifecycle stage: the scenario's composition loads the
+   * `bench.stage-timings` plugin (stage-timings.ts), read at GET /bench/stages after the runs.
+   */
+  stages?: boolean;
 }
 
 export interface SetupContext {
@@ -297,6 +302,18 @@ export const scenarios: Scenario[] = [
     baseline: 'proxy',
     connections: 1,
     requests: 5000,
+  },
+  {
+    name: 'stages',
+    description: 'the latency scenario with the bench.stage-timings plugin loaded: where the gateway\'s time goes, stage by stage (µs)',
+    path: '/v1/chat/completions',
+    body: chatBody,
+    measure: 'latency',
+    baseline: 'proxy',
+    connections: 1,
+    requests: 5000,
+    gatewayComposition: { plugins: ['{{dist}}/test/bench/stage-timings.js'] },
+    stages: true,
   },
   {
     name: 'first-chunk',

@@ -61,7 +61,15 @@ export interface LatencySummary {
   addedP99: number;
 }
 
-export type Summary = LoadSummary | StreamSummary | LatencySummary;
+/** A `stages` scenario: the gateway's own median time per lifecycle stage (bench.stage-timings), µs. */
+export interface StagesSummary {
+  scenario: string;
+  kind: 'stages';
+  requests: number;
+  stages: { stage: string; p50Us: number | null }[];
+}
+
+export type Summary = LoadSummary | StreamSummary | LatencySummary | StagesSummary;
 
 export function summariseLoad(scenario: string, connections: number, durationS: number, runs: LoadRound[]): LoadSummary {
   const pick = (side: 'baseline' | 'subject', f: (r: LoadResult) => number) => median(runs.map((r) => f(r[side])));
