@@ -55,6 +55,29 @@ describe('bench: floor gateway', function () {
     }
   });
 
+  it('with --stages, answers GET /bench/stages with the median of each stage of the whole answers since the last read', async () => {
+    const staged = await startServer('floor-stages', script, ['--key', 'bench-key', '--stages'], {}, join(dir, 'floor-stages.log'));
+    try {
+      onRequest = (_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER), 30);
+      for (let i = 0; i < 2; i++) {
+        const res = await send(`${staged.url}/v1/chat/completions`, 'POST', headers(), '{"model":"m-1"}');
+        expect(res.statusCode).to.equal(200);
+        await text(res);
+      }
+      const read = async () => JSON.parse(await text(await send(`${staged.url}/bench/stages`, 'GET', {}))) as { requests: number; stages: { stage: string; p50Us: number }[] };
+      const times = await read();
+      expect(times.requests).to.equal(2);
+      expect(times.stages.map((s) => s.stage)).to.deep.equal([
+        'host → body read', 'body parsed, key checked', 'request handed to undici', 'provider answers (headers)', 'answer body in', 'answer written',
+      ]);
+      for (const s of times.stages) expect(s.p50Us, s.stage).to.be.a('number').and.at.least(0);
+      expect(times.stages[3]!.p50Us).to.be.at.least(30_000);
+      expect((await read()).requests).to.equal(0);
+    } finally {
+      await stop(staged.proc);
+    }
+  });
+
   it('refuses an unknown key with 401 and a body that is not JSON with 400, without calling the upstream', async () => {
     const unknown = await send(`${floor.url}/v1/chat/completions`, 'POST', { ...headers(), 'x-gw-api-key': 'nope' }, '{}');
     expect([unknown.statusCode, JSON.parse(await text(unknown))]).to.deep.equal([401, { error: { message: 'unknown key' } }]);

@@ -9,8 +9,11 @@
  * With `--log DIR` each request also gets a row in the gateway's own `request_logs` table (SQLite,
  * same columns, indexes and time-ordered ids), inserted in batches every 50 ms on the main thread.
  *
- * Usage: node floor-gateway.js --key bench-key [--log DIR]; prints its URL. No routing, retries,
- * limits, metrics or hooks: none of what makes a gateway configurable.
+ * With `--stages` it marks where each whole answer's time goes and answers GET /bench/stages with
+ * each stage's median, as the gateway's bench.stage-timings plugin does.
+ *
+ * Usage: node floor-gateway.js --key bench-key [--log DIR] [--stages]; prints its URL. No routing,
+ * retries, limits, metrics or hooks: none of what makes a gateway configurable.
  */
 import Database from 'better-sqlite3';
 import { createHash, randomUUID } from 'node:crypto';
@@ -21,8 +24,9 @@ import { Pool, type Dispatcher } from 'undici';
 import { uuidv7 } from '../../plugins/observe/logs/ids.js';
 import { COLUMNS, MIGRATIONS } from '../../plugins/observe/logs/schema.js';
 import { PipeBack } from './proxy-forward-undici.js';
+import { stageTimesOf } from './stage-timings.js';
 
-const { values } = parseArgs({ options: { key: { type: 'string' }, log: { type: 'string' } } });
+const { values } = parseArgs({ options: { key: { type: 'string' }, log: { type: 'string' }, stages: { type: 'boolean', default: false } } });
 if (!values.key) throw new Error('floor-gateway: --key is required');
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -62,6 +66,18 @@ function logRow(req: IncomingMessage, key: { id: string; workspace: string; orga
   ]);
 }
 
+/** With `--stages`: the marks of one whole answer (performance.now()), and those of the answers since the last read. */
+const MARKS = ['dispatched', 'bodyRead', 'parsed', 'sent', 'answerStart', 'answerEnd', 'written'] as const;
+type Marks = Partial<Record<(typeof MARKS)[number], number>>;
+const STAGES = ['host → body read', 'body parsed, key checked', 'request handed to undici', 'provider answers (headers)', 'answer body in', 'answer written'];
+let marked: Marks[] = [];
+
+function answerStages(res: ServerResponse): void {
+  const times = stageTimesOf(marked, MARKS, STAGES);
+  marked = [];
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(times));
+}
+
 /** The answer's `usage` object, parsed alone: from its key to the answer's last closing brace but one. */
 function usageOf(answer: Buffer): Record<string, unknown> | undefined {
   const at = answer.lastIndexOf('"usage"');
@@ -78,11 +94,17 @@ function usageOf(answer: Buffer): Record<string, unknown> | undefined {
 class WholeAnswer extends PipeBack {
   readonly #chunks: Buffer[] = [];
 
-  constructor(res: ServerResponse, private readonly traceId: string, private readonly done: (status: number, usage?: Record<string, unknown>) => void) {
+  constructor(
+    res: ServerResponse,
+    private readonly traceId: string,
+    private readonly done: (status: number, usage?: Record<string, unknown>) => void,
+    private readonly marks: Marks | undefined,
+  ) {
     super(res);
   }
 
   override onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    if (this.marks) this.marks.answerStart = performance.now();
     this.status = statusCode;
   }
 
@@ -91,8 +113,13 @@ class WholeAnswer extends PipeBack {
   }
 
   override onResponseEnd(): void {
+    if (this.marks) this.marks.answerEnd = performance.now();
     const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
     this.res.writeHead(this.status, { 'content-type': 'application/json', 'x-gw-trace-id': this.traceId }).end(body);
+    if (this.marks) {
+      this.marks.written = performance.now();
+      marked.push(this.marks);
+    }
     this.done(this.status, usageOf(body));
   }
 }
@@ -101,7 +128,7 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message } }));
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer, startedAt: number): void {
+function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer, startedAt: number, marks: Marks | undefined): void {
   const key = keys.get(sha256(String(req.headers['x-gw-api-key'] ?? '')));
   if (!key) return refuse(res, 401, 'unknown key');
   let body: Record<string, unknown>;
@@ -118,15 +145,22 @@ function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer, startedA
   const headers = ['content-type', 'application/json', 'authorization', String(req.headers.authorization ?? '')];
   const done = (status: number, usage?: Record<string, unknown>) => logRows && logRow(req, key, body['model'], status, startedAt, traceId, usage, stream);
   // A stream passes through as the bare proxy passes it, with the trace id.
-  const answer = stream ? new PipeBack(res, { headers: { 'x-gw-trace-id': traceId }, ended: done }) : new WholeAnswer(res, traceId, done);
+  const answer = stream ? new PipeBack(res, { headers: { 'x-gw-trace-id': traceId }, ended: done }) : new WholeAnswer(res, traceId, done, marks);
+  if (marks) marks.parsed = performance.now();
   poolFor(upstream.origin).dispatch({ path, method: 'POST', headers, body: raw }, answer);
+  if (marks) marks.sent = performance.now();
 }
 
 const server = createServer((req, res) => {
   const startedAt = performance.now();
+  if (values.stages && req.method === 'GET' && req.url === '/bench/stages') return answerStages(res);
+  const marks: Marks | undefined = values.stages ? { dispatched: startedAt } : undefined;
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => handle(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), startedAt));
+  req.on('end', () => {
+    if (marks) marks.bodyRead = performance.now();
+    handle(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), startedAt, marks);
+  });
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {

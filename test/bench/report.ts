@@ -117,7 +117,7 @@ export function printSummaries(summaries: Summary[]): void {
   }
   for (const s of stages) {
     const total = s.stages.reduce((n, x) => n + (x.p50Us ?? 0), 0);
-    console.log(`\n${s.scenario}: where the gateway's time goes, by its own clock (median µs of each stage over ${s.requests} requests)`);
+    console.log(`\n${s.scenario}: where ${s.side}'s time goes, by its own clock (median µs of each stage over ${s.requests} requests)`);
     console.log(table([
       ['stage', 'p50 µs'],
       ...s.stages.map((x) => [x.stage, x.p50Us === null ? '-' : f1(x.p50Us)]),

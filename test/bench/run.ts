@@ -16,7 +16,7 @@ import { findScenario, scenarios, type Scenario } from './scenarios.js';
 import { measureSequential } from './sequential.js';
 import type { StageTimes } from './stage-timings.js';
 import { summariseLatency, summariseLoad, summariseStreams, type LoadRound, type Summary } from './summaries.js';
-import { probe, startStack, REFERENCES, type Reference, type Stack } from './targets.js';
+import { probe, startStack, REFERENCES, type Reference, type Stack, type Target } from './targets.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url)); // dist/test/bench
 const root = resolve(benchDir, '../../..');
@@ -117,14 +117,16 @@ async function sequentialScenario(s: Scenario, stack: Stack): Promise<Summary[]>
   const subject = stats.at(-1)!;
   const summaries: Summary[] = stats.slice(0, -1).map((baseline) =>
     latency ? summariseLatency(s.name, s.stream === true, baseline, subject) : summariseStreams(s.name, s.upstreamChunkDelayMs ?? 0, baseline, subject));
-  if (s.stages) summaries.push({ scenario: s.name, kind: 'stages', ...(await stageTimes(stack.subject.origin)) });
+  for (const t of [...stack.baselines, stack.subject]) {
+    if (t.stages) summaries.push({ scenario: s.name, kind: 'stages', side: t.label, ...(await stageTimes(t)) });
+  }
   return summaries;
 }
 
-/** The gateway's stage medians since its start (warm-up included), from the bench.stage-timings plugin. */
-async function stageTimes(origin: string): Promise<StageTimes> {
-  const res = await fetch(`${origin}/bench/stages`);
-  if (!res.ok) throw new Error(`GET /bench/stages answered ${res.status}: is bench.stage-timings loaded?`);
+/** A side's stage medians since its start (warm-up included): the gateway's bench.stage-timings plugin, the floor's own. */
+async function stageTimes(t: Target): Promise<StageTimes> {
+  const res = await fetch(`${t.origin}/bench/stages`);
+  if (!res.ok) throw new Error(`GET /bench/stages of ${t.label} answered ${res.status}`);
   return (await res.json()) as StageTimes;
 }
 

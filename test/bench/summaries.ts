@@ -65,6 +65,8 @@ export interface LatencySummary {
 export interface StagesSummary {
   scenario: string;
   kind: 'stages';
+  /** The side that reported them: the gateway, or a floor reference. */
+  side: string;
   requests: number;
   stages: { stage: string; p50Us: number | null }[];
 }

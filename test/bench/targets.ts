@@ -19,6 +19,8 @@ export interface Target {
   gcLog?: string;
   /** The process serving this target (with its children: cluster workers), for its CPU time. */
   pid: number;
+  /** It reports the median of its stages at GET /bench/stages (a `stages` scenario). */
+  stages?: boolean;
 }
 
 /**
@@ -77,13 +79,15 @@ function requestOf(s: Scenario, upstreamUrl: string) {
   };
 }
 
-function startReference(reference: Reference, upstreamUrl: string, dir: string, o: StackOptions, gcArgs: string[]): Promise<ServerProcess> {
+/** `stages`: a floor reference also marks its stages (GET /bench/stages), for a scenario that reports them. */
+function startReference(reference: Reference, upstreamUrl: string, dir: string, o: StackOptions, gcArgs: string[], stages: boolean): Promise<ServerProcess> {
   if (reference === 'undici' || reference === 'http') {
     const args = ['--upstream', upstreamUrl, '--client', reference, '--processes', String(o.proxyProcesses ?? 1)];
     return startServer(`bare-${reference}`, join(o.benchDir, 'bare-proxy.js'), args, {}, join(dir, `proxy-${reference}.log`), undefined, o.pin?.server, gcArgs);
   }
   const args = ['--key', 'bench-key'];
   if (reference === 'floor-logged') args.push('--log', mkdtempSync(join(dir, 'floor-')));
+  if (stages) args.push('--stages');
   return startServer(reference, join(o.benchDir, 'floor-gateway.js'), args, {}, join(dir, `${reference}.log`), undefined, o.pin?.server, gcArgs);
 }
 
@@ -138,13 +142,14 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     };
 
     const gw = await gatewayFor(s);
-    const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, pid: gw.proc.pid!, ...requestOf(s, upstream.url), ...gcLog(gw) });
+    const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, pid: gw.proc.pid!, stages: s.stages === true, ...requestOf(s, upstream.url), ...gcLog(gw) });
     const baselines: Target[] = [];
     if (s.baseline === 'proxy') {
       for (const reference of o.references ?? ['undici']) {
-        const proxy = await startReference(reference, upstream.url, dir, o, gcArgs);
+        const stages = s.stages === true && reference.startsWith('floor');
+        const proxy = await startReference(reference, upstream.url, dir, o, gcArgs, stages);
         processes.push(proxy);
-        baselines.push({ label: proxy.name, origin: proxy.url, pid: proxy.proc.pid!, ...requestOf(s, upstream.url), ...gcLog(proxy) });
+        baselines.push({ label: proxy.name, origin: proxy.url, pid: proxy.proc.pid!, stages, ...requestOf(s, upstream.url), ...gcLog(proxy) });
       }
     } else {
       const b = findScenario(s.baseline);
