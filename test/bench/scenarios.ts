@@ -118,6 +118,18 @@ function guardedHeaders(guardrails: Record<string, unknown>): Record<string, str
   };
 }
 
+/** The chat request at one connection; `stages` is it with the stage-timings plugin. */
+const LATENCY: Scenario = {
+  name: 'latency',
+  description: 'the chat request at one connection, one at a time (µs): the latency the gateway adds',
+  path: '/v1/chat/completions',
+  body: chatBody,
+  measure: 'latency',
+  baseline: 'proxy',
+  connections: 1,
+  requests: 5000,
+};
+
 export const scenarios: Scenario[] = [
   {
     name: 'chat',
@@ -293,25 +305,11 @@ export const scenarios: Scenario[] = [
     upstreamChunkDelayMs: 5,
     upstreamEvents: 20,
   },
+  LATENCY,
   {
-    name: 'latency',
-    description: 'the chat request at one connection, one at a time (µs): the latency the gateway adds',
-    path: '/v1/chat/completions',
-    body: chatBody,
-    measure: 'latency',
-    baseline: 'proxy',
-    connections: 1,
-    requests: 5000,
-  },
-  {
+    ...LATENCY,
     name: 'stages',
     description: 'the latency scenario with the bench.stage-timings plugin loaded: where the gateway\'s time goes, stage by stage (µs)',
-    path: '/v1/chat/completions',
-    body: chatBody,
-    measure: 'latency',
-    baseline: 'proxy',
-    connections: 1,
-    requests: 5000,
     gatewayComposition: { plugins: ['{{dist}}/test/bench/stage-timings.js'] },
     stages: true,
   },
