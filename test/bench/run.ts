@@ -1,7 +1,8 @@
 /**
  * Bench entry point: `npm run bench -- [--scenario chat,stream] [--rounds 3] [--duration 5]
  * [--connections N] [--warmup 1] [--gateway path/to/main.js] [--pin] [--gc] [--list]
- * [--gateway-env KEY=VALUE ...] [--proxy-processes N] [--baseline undici,http,floor,floor-logged|both] [--requests N]`.
+ * [--gateway-env KEY=VALUE ...] [--proxy-processes N] [--baseline undici,http,floor,floor-logged|both] [--requests N]
+ * [--compare other/dist/host/main.js]`.
  * Servers run as child processes; the load generator runs here (the machine has 2 cores).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     'proxy-processes': { type: 'string', default: '1' },
     baseline: { type: 'string', default: 'undici' },
     requests: { type: 'string' },
+    compare: { type: 'string' },
   },
 });
 
@@ -78,6 +80,8 @@ const options = {
   gatewayEnv: gatewayEnvOf(values['gateway-env']),
   proxyProcesses,
   references,
+  /** `--compare`: another build's gateway, one more baseline of every scenario (labelled `compared`). */
+  compare: values.compare === undefined ? undefined : resolve(values.compare),
   /** Sequential scenarios: requests per side, over the scenario's own count. */
   requests: values.requests === undefined ? undefined : Number(values.requests),
 };
@@ -140,6 +144,7 @@ async function main(): Promise<void> {
   if (!existsSync(options.gateway)) {
     throw new Error(`gateway entry point not found: ${options.gateway} (build the host with \`npm run build\`, or pass --gateway)`);
   }
+  if (options.compare !== undefined && !existsSync(options.compare)) throw new Error(`--compare: gateway entry point not found: ${options.compare}`);
   if (options.pin) {
     if (availableParallelism() < 2) throw new Error('--pin needs two CPUs or more');
     pinSelf(0);
@@ -150,7 +155,7 @@ async function main(): Promise<void> {
   for (const s of selected) {
     console.log(`\n${s.name}: ${s.description} (baseline: ${s.baseline})`);
     const stack = await startStack(s, { benchDir, gatewayMain: options.gateway, workDir, pin: options.pin ? { upstream: 0, server: 1 } : undefined, gc: options.gc,
-      gatewayEnv: options.gatewayEnv, proxyProcesses: options.proxyProcesses, references: options.references });
+      gatewayEnv: options.gatewayEnv, proxyProcesses: options.proxyProcesses, references: options.references, compareMain: options.compare });
     try {
       for (const t of [...stack.baselines, stack.subject]) await probe(t);
       summaries.push(...((s.measure ?? 'load') === 'load' ? await loadScenario(s, stack) : await sequentialScenario(s, stack)));

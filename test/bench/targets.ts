@@ -57,6 +57,8 @@ export interface StackOptions {
   proxyProcesses?: number;
   /** The references a `proxy` baseline runs, in the order of each round (`--baseline`); default undici. */
   references?: readonly Reference[];
+  /** Another build's gateway entry point (`--compare`): measured as one more baseline, the scenario's own request. */
+  compareMain?: string;
 }
 
 /** `{{upstream}}` in header values and the body stands for the upstream URL (only known at run time). */
@@ -102,11 +104,11 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), upstreamArgs, {}, join(dir, 'upstream.log'), undefined, o.pin?.upstream);
     processes.push(upstream);
 
-    // One gateway per distinct environment and composition: a baseline scenario with the same ones shares it.
+    // One gateway per build, environment and composition: a baseline scenario with the same ones shares it.
     const gateways = new Map<string, ServerProcess>();
-    const gatewayFor = async (scenario: Scenario) => {
+    const gatewayFor = async (scenario: Scenario, main = o.gatewayMain) => {
       let env = { ...scenario.gatewayEnv, ...o.gatewayEnv };
-      const key = JSON.stringify([env, scenario.gatewayComposition ?? null]);
+      const key = JSON.stringify([main, env, scenario.gatewayComposition ?? null]);
       const known = gateways.get(key);
       if (known) return known;
       const port = await freePort();
@@ -114,14 +116,14 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
       mkdirSync(dataDir);
       if (scenario.gatewayComposition) {
         // dist/ is two levels above the gateway entry point (dist/host/main.js).
-        const dist = dirname(dirname(o.gatewayMain));
+        const dist = dirname(dirname(main));
         const file = join(dir, `gateway-${gateways.size}.json`);
         writeFileSync(file, JSON.stringify(scenario.gatewayComposition).replaceAll('{{dist}}', dist));
         env = { ...env, GW_CONFIG: file };
       }
       const gw = await startServer(
-        'gateway',
-        o.gatewayMain,
+        main === o.gatewayMain ? 'gateway' : 'compared gateway',
+        main,
         [],
         { PORT: String(port), HOST: '127.0.0.1', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: 'bench-key', GW_LOG_LEVEL: 'info', ...env },
         join(dir, `gateway-${gateways.size}.log`),
@@ -155,6 +157,11 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
       const b = findScenario(s.baseline);
       const bgw = await gatewayFor(b);
       baselines.push(await prepared(b, bgw.url, { label: `gateway:${b.name}`, origin: bgw.url, pid: bgw.proc.pid!, ...requestOf(b, upstream.url), ...gcLog(bgw) }));
+    }
+    if (o.compareMain) {
+      // The same scenario on the other build, its last baseline: rounds (and sequential requests) alternate with it.
+      const other = await gatewayFor(s, o.compareMain);
+      baselines.push(await prepared(s, other.url, { label: 'compared', origin: other.url, pid: other.proc.pid!, stages: s.stages === true, ...requestOf(s, upstream.url), ...gcLog(other) }));
     }
     return { baselines, subject, upstreamPid: upstream.proc.pid!, processes, stop: stopAllOf };
   } catch (err) {
