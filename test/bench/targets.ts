@@ -104,11 +104,13 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
     const upstream = await startServer('upstream', join(o.benchDir, 'upstream.js'), upstreamArgs, {}, join(dir, 'upstream.log'), undefined, o.pin?.upstream);
     processes.push(upstream);
 
-    // One gateway per build, environment and composition: a baseline scenario with the same ones shares it.
+    // One gateway per distinct environment and composition: a baseline scenario with the same ones shares it.
+    // `compareMain` (--compare) always gets a process of its own, even when it names this very build.
     const gateways = new Map<string, ServerProcess>();
-    const gatewayFor = async (scenario: Scenario, main = o.gatewayMain) => {
+    const gatewayFor = async (scenario: Scenario, compareMain?: string) => {
+      const main = compareMain ?? o.gatewayMain;
       let env = { ...scenario.gatewayEnv, ...o.gatewayEnv };
-      const key = JSON.stringify([main, env, scenario.gatewayComposition ?? null]);
+      const key = JSON.stringify([compareMain ?? null, env, scenario.gatewayComposition ?? null]);
       const known = gateways.get(key);
       if (known) return known;
       const port = await freePort();
@@ -122,7 +124,7 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
         env = { ...env, GW_CONFIG: file };
       }
       const gw = await startServer(
-        main === o.gatewayMain ? 'gateway' : 'compared gateway',
+        compareMain === undefined ? 'gateway' : 'compared gateway',
         main,
         [],
         { PORT: String(port), HOST: '127.0.0.1', GW_DATA_DIR: dataDir, GW_BOOTSTRAP_API_KEY: 'bench-key', GW_LOG_LEVEL: 'info', ...env },
@@ -136,15 +138,16 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
       return gw;
     };
 
-    // A scenario's setup runs once on the gateway it is measured on; its headers join its requests.
-    const prepared = async (scenario: Scenario, gatewayUrl: string, target: Target): Promise<Target> => {
-      const headers = await scenario.setup?.({ gatewayUrl, upstreamUrl: upstream.url, apiKey: 'bench-key' });
+    // A gateway measured with a scenario's request; the scenario's setup runs once on it first, and its headers join the request.
+    const gatewayTarget = async (scenario: Scenario, label: string, compareMain?: string): Promise<Target> => {
+      const p = await gatewayFor(scenario, compareMain);
+      const target: Target = { label, origin: p.url, pid: p.proc.pid!, stages: scenario.stages === true, ...requestOf(scenario, upstream.url), ...gcLog(p) };
+      const headers = await scenario.setup?.({ gatewayUrl: p.url, upstreamUrl: upstream.url, apiKey: 'bench-key' });
       if (headers) Object.assign(target.headers, headers);
       return target;
     };
 
-    const gw = await gatewayFor(s);
-    const subject = await prepared(s, gw.url, { label: 'gateway', origin: gw.url, pid: gw.proc.pid!, stages: s.stages === true, ...requestOf(s, upstream.url), ...gcLog(gw) });
+    const subject = await gatewayTarget(s, 'gateway');
     const baselines: Target[] = [];
     if (s.baseline === 'proxy') {
       for (const reference of o.references ?? ['undici']) {
@@ -155,14 +158,10 @@ export async function startStack(s: Scenario, o: StackOptions): Promise<Stack> {
       }
     } else {
       const b = findScenario(s.baseline);
-      const bgw = await gatewayFor(b);
-      baselines.push(await prepared(b, bgw.url, { label: `gateway:${b.name}`, origin: bgw.url, pid: bgw.proc.pid!, ...requestOf(b, upstream.url), ...gcLog(bgw) }));
+      baselines.push(await gatewayTarget(b, `gateway:${b.name}`));
     }
-    if (o.compareMain) {
-      // The same scenario on the other build, its last baseline: rounds (and sequential requests) alternate with it.
-      const other = await gatewayFor(s, o.compareMain);
-      baselines.push(await prepared(s, other.url, { label: 'compared', origin: other.url, pid: other.proc.pid!, stages: s.stages === true, ...requestOf(s, upstream.url), ...gcLog(other) }));
-    }
+    // --compare: the same scenario on the other build, its last baseline: rounds (and sequential requests) alternate with it.
+    if (o.compareMain) baselines.push(await gatewayTarget(s, 'compared', o.compareMain));
     return { baselines, subject, upstreamPid: upstream.proc.pid!, processes, stop: stopAllOf };
   } catch (err) {
     await stopAllOf();
