@@ -4,6 +4,7 @@ import sinon from 'sinon';
 import type { CheckInput, CheckResult, CheckVerdict, GuardrailCheck, RequestContext } from '../../../../core/index.js';
 import { runCheck, runHooks } from '../../../../plugins/guardrails/runner/execute.js';
 import type { CompiledCheck, CompiledHook } from '../../../../plugins/guardrails/runner/plan.js';
+import { timersSetBy, type OwnTimers } from '../../../helpers/own-timers.js';
 
 const ctx = {} as RequestContext;
 const input = { phase: 'input', request: { json: {}, text: 'hello' }, metadata: {}, endpoint: 'chatComplete', signal: new AbortController().signal } as CheckInput;
@@ -18,13 +19,24 @@ function hook(id: string, checks: CompiledCheck[], deny = false): CompiledHook {
 
 describe('guardrails.runner: execution', () => {
   let clock: sinon.SinonFakeTimers | undefined;
-  afterEach(() => clock?.restore());
+  let timers: OwnTimers | undefined;
+  /** Fake timers, counting only those the runner sets (see own-timers). */
+  const fakeTimers = () => {
+    clock = sinon.useFakeTimers();
+    timers = timersSetBy('plugins/guardrails/runner/execute');
+    return { fake: clock, own: timers };
+  };
+  afterEach(() => {
+    timers?.restore();
+    timers = undefined;
+    clock?.restore();
+  });
 
   it('a synchronous check settles without a promise or a timer', () => {
-    clock = sinon.useFakeTimers();
+    const { own } = fakeTimers();
     const run = runCheck(compiled(() => ({ verdict: false, data: { n: 1 } })), input, 'hello', ctx);
     expect(run).to.not.have.property('then');
-    expect(clock.countTimers()).to.equal(0);
+    expect(own.pending()).to.equal(0);
     expect(run).to.deep.include({ id: 'test.c', verdict: false, data: { n: 1 } });
   });
 
@@ -35,21 +47,21 @@ describe('guardrails.runner: execution', () => {
   });
 
   it('times out a slow check after its timeout (fake clock) and clears the timer of a fast one', async () => {
-    clock = sinon.useFakeTimers();
+    const { fake, own } = fakeTimers();
     const slow = runCheck(compiled(() => new Promise(() => undefined), { timeoutMs: 10_000, failOnError: true }), input, 'hello', ctx) as Promise<CheckVerdict>;
-    expect(clock.countTimers()).to.equal(1);
-    await clock.tickAsync(9_999);
+    expect(own.pending()).to.equal(1);
+    await fake.tickAsync(9_999);
     let settled = false;
     void slow.then(() => (settled = true));
-    await clock.tickAsync(0);
+    await fake.tickAsync(0);
     expect(settled).to.equal(false);
-    await clock.tickAsync(1);
+    await fake.tickAsync(1);
     const run = await slow;
     expect(run).to.deep.include({ verdict: false, error: { message: 'timed out after 10000 ms' } });
 
     const fast = runCheck(compiled(async () => ({ verdict: true })), input, 'hello', ctx);
     await fast;
-    expect(clock.countTimers()).to.equal(0);
+    expect(own.pending()).to.equal(0);
   });
 
   it('times each synchronous check on its own, also when the one before it was slow or threw', () => {

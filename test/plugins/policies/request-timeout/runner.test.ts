@@ -9,6 +9,7 @@ import {
 import { createHooks, tapOnly } from '../../../../core/hooks.js';
 import RequestTimeoutPlugin from '../../../../plugins/policies/request-timeout/index.js';
 import { withTimeout } from '../../../../plugins/policies/request-timeout/runner.js';
+import { timersSetBy, type OwnTimers } from '../../../helpers/own-timers.js';
 
 function makeAttempt(signal: AbortSignal): Attempt {
   return {
@@ -41,12 +42,17 @@ function answersAfter(ms: number, outcome: () => Outcome = success) {
 
 describe('policy.request-timeout runner', () => {
   let clock: sinon.SinonFakeTimers;
+  let timers: OwnTimers;
   let client: AbortController;
   beforeEach(() => {
     clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    timers = timersSetBy('plugins/policies/request-timeout/runner');
     client = new AbortController();
   });
-  afterEach(() => clock.restore());
+  afterEach(() => {
+    timers.restore();
+    clock.restore();
+  });
 
   const clientListeners = () => getEventListeners(client.signal, 'abort').length;
 
@@ -55,7 +61,7 @@ describe('policy.request-timeout runner', () => {
     const result = withTimeout(run, 50)(makeAttempt(client.signal));
     await clock.tickAsync(40);
     expect((await result).status).to.equal(200);
-    expect(clock.countTimers()).to.equal(0);
+    expect(timers.pending()).to.equal(0);
     expect(clientListeners()).to.equal(0);
   });
 
@@ -64,6 +70,7 @@ describe('policy.request-timeout runner', () => {
     const result = withTimeout(run, 50)(makeAttempt(client.signal)).then(() => undefined, (e: unknown) => e);
     await clock.tickAsync(49);
     expect(signals[0]!.aborted).to.equal(false);
+    expect(timers.pending()).to.equal(1); // the deadline
     await clock.tickAsync(1);
     const error = await result;
     expect(error).to.be.instanceOf(GatewayError);
@@ -73,7 +80,7 @@ describe('policy.request-timeout runner', () => {
     expect(e.provider).to.equal('openai');
     expect(signals[0]!.reason).to.equal(e);
     expect(client.signal.aborted).to.equal(false); // only the try is cancelled, not the request
-    expect(clock.countTimers()).to.equal(0);
+    expect(timers.pending()).to.equal(0);
     expect(clientListeners()).to.equal(0);
   });
 
@@ -98,7 +105,7 @@ describe('policy.request-timeout runner', () => {
     expect(error.status).to.equal(499);
     expect(signals[0]!.reason).to.equal(client.signal.reason);
     await clock.tickAsync(1000); // the deadline passing afterwards changes nothing
-    expect(clock.countTimers()).to.equal(0);
+    expect(timers.pending()).to.equal(0);
     expect(clientListeners()).to.equal(0);
   });
 
@@ -110,7 +117,7 @@ describe('policy.request-timeout runner', () => {
       return success();
     }, 50)(makeAttempt(client.signal));
     expect(seen).to.equal(client.signal);
-    expect(clock.countTimers()).to.equal(0);
+    expect(timers.pending()).to.equal(0);
   });
 
   it('never cuts a stream that has started, yet the client can still cancel it', async () => {
@@ -121,7 +128,7 @@ describe('policy.request-timeout runner', () => {
     expect((await result).response?.stream).to.equal(stream);
     await clock.tickAsync(1000);
     expect(signals[0]!.aborted).to.equal(false);
-    expect(clock.countTimers()).to.equal(0);
+    expect(timers.pending()).to.equal(0);
     client.abort(Errors.clientClosed());
     expect(signals[0]!.aborted).to.equal(true);
     expect(signals[0]!.reason).to.equal(client.signal.reason);
@@ -139,7 +146,7 @@ describe('policy.request-timeout runner', () => {
     await clock.tickAsync(1);
     expect(await second).to.be.instanceOf(GatewayError);
     expect(signals[0]).to.not.equal(signals[1]);
-    expect(clock.countTimers()).to.equal(0);
+    expect(timers.pending()).to.equal(0);
   });
 
   it('gives the inner runner a copy of the attempt, leaving the original signal in place', async () => {

@@ -9,6 +9,7 @@ import {
 import { createHooks, tapOnly } from '../../../../core/hooks.js';
 import RetryPlugin, { type RetryOptions } from '../../../../plugins/policies/retry/index.js';
 import { withRetries, type RetryConfig, type RetryTiming } from '../../../../plugins/policies/retry/runner.js';
+import { timersSetBy, type OwnTimers } from '../../../helpers/own-timers.js';
 
 const NO_WAIT: RetryTiming = { baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 30000, random: () => 0 };
 
@@ -169,10 +170,15 @@ describe('policy.retry runner', () => {
 
   describe('waiting (fake timers)', () => {
     let clock: sinon.SinonFakeTimers;
+    let timers: OwnTimers;
     beforeEach(() => {
       clock = sinon.useFakeTimers({ now: Date.parse('2025-01-01T00:00:00Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      timers = timersSetBy('plugins/policies/retry/sleep');
     });
-    afterEach(() => clock.restore());
+    afterEach(() => {
+      timers.restore();
+      clock.restore();
+    });
 
     /** Runs the runner and returns the call count after each of the given clock advances. */
     async function callsAfter(runner: AttemptRunner, run: sinon.SinonSpy, steps: number[], attempt = makeAttempt()) {
@@ -193,7 +199,7 @@ describe('policy.retry runner', () => {
       const { counts, outcome } = await callsAfter(withRetries(run, { attempts: 4 }, timing), run, [98, 1, 198, 1, 298, 1, 298, 1]);
       expect(counts).to.deep.equal([1, 2, 2, 3, 3, 4, 4, 5]);
       expect(outcome.retries).to.equal(4);
-      expect(clock.countTimers()).to.equal(0);
+      expect(timers.pending()).to.equal(0);
     });
 
     it('waits what retry-after-ms asks when use_retry_after_headers is on', async () => {
@@ -233,7 +239,7 @@ describe('policy.retry runner', () => {
       expect(outcome).to.equal(tooLong);
       expect(outcome.retries).to.equal(0);
       expect(run.callCount).to.equal(1);
-      expect(clock.countTimers()).to.equal(0);
+      expect(timers.pending()).to.equal(0);
     });
 
     it('waits exactly maxRetryAfterMs when that is what the provider asks', async () => {
@@ -249,14 +255,14 @@ describe('policy.retry runner', () => {
       const timing: RetryTiming = { baseDelayMs: 10000, maxDelayMs: 10000, maxRetryAfterMs: 30000, random: () => 0.5 };
       const result = withRetries(run, { attempts: 3 }, timing)(makeAttempt(client.signal));
       await clock.tickAsync(100);
-      expect(clock.countTimers()).to.equal(1); // the back-off
+      expect(timers.pending()).to.equal(1); // the back-off
       client.abort(Errors.clientClosed());
       const outcome = await result;
       expect(outcome.status).to.equal(499);
       expect(outcome.error?.code).to.equal('client_closed');
       expect(outcome.provider).to.equal('openai');
       expect(run.callCount).to.equal(1);
-      expect(clock.countTimers()).to.equal(0);
+      expect(timers.pending()).to.equal(0);
       expect(getEventListeners(client.signal, 'abort')).to.have.length(0);
     });
 
