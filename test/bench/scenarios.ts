@@ -308,6 +308,12 @@ export const scenarios: Scenario[] = [
   LATENCY,
   {
     ...LATENCY,
+    name: 'latency-core',
+    description: 'the latency scenario on the foundation plugins only (as chat-core): what the kernel itself adds at one connection (µs)',
+    gatewayComposition: { preset: 'none', plugins: CORE_PLUGINS },
+  },
+  {
+    ...LATENCY,
     name: 'stages',
     description: 'the latency scenario with the bench.stage-timings plugin loaded: where the gateway\'s time goes, stage by stage (µs)',
     gatewayComposition: { plugins: ['{{dist}}/test/bench/stage-timings.js'] },
