@@ -12,6 +12,7 @@
 import {
   Stage, WrapStage, type Attempt, type GatewayResponse, type Plugin, type PluginApi, type RequestContext,
 } from '../../core/index.js';
+import { percentile } from './stats.js';
 
 /** The marks of one request, in the order a request passes them. */
 const MARKS = [
@@ -111,7 +112,7 @@ export function stageTimesOf<M extends string>(requests: readonly Partial<Record
   return { requests: requests.length, stages: stages.map((stage, i) => ({ stage, p50Us: medianUs(requests, marks[i]!, marks[i + 1]!) })) };
 }
 
-/** Median of `to - from` in µs over the requests that passed both marks; null when none did. */
+/** Median (the p50 of the sequential figures) of `to - from` in µs over the requests that passed both marks; null when none did. */
 function medianUs<M extends string>(requests: readonly Partial<Record<M, number>>[], from: M, to: M): number | null {
   const spans: number[] = [];
   for (const r of requests) {
@@ -120,6 +121,5 @@ function medianUs<M extends string>(requests: readonly Partial<Record<M, number>
     if (a !== undefined && b !== undefined) spans.push((b - a) * 1000);
   }
   if (spans.length === 0) return null;
-  spans.sort((x, y) => x - y);
-  return Math.round(spans[spans.length >> 1]! * 10) / 10;
+  return Math.round(percentile(spans, 50) * 10) / 10;
 }
