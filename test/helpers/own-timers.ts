@@ -6,19 +6,22 @@
  * `module` set itself: its path from the project's root without the extension, found as the source
  * map shows it (the .ts file) or as built (dist/, the .js file).
  *
- * Call it after `sinon.useFakeTimers()` and call `restore()` before the clock's own restore.
+ * It wraps the fake clock's setTimeout and clearTimeout; its `restore()` takes the wrappers off and
+ * then restores the clock, in that order (the other order would leave the fake installed).
  */
 import { fileURLToPath } from 'node:url';
+import type sinon from 'sinon';
 
 export interface OwnTimers {
   /** Timers the module set that have neither fired nor been cleared. */
   pending(): number;
+  /** Takes the wrappers off, then restores the fake clock. */
   restore(): void;
 }
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-export function timersSetBy(module: string): OwnTimers {
+export function timersSetBy(clock: sinon.SinonFakeTimers, module: string): OwnTimers {
   const paths = [`${root}${module}.ts`, `${root}dist/${module}.js`];
   /** Whether the frame that called setTimeout (after this file's own two) lies in the module. */
   const setByModule = () => {
@@ -49,6 +52,7 @@ export function timersSetBy(module: string): OwnTimers {
     restore() {
       globalThis.setTimeout = fakeSet;
       globalThis.clearTimeout = fakeClear;
+      clock.restore();
     },
   };
 }

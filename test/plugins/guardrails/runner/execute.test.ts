@@ -20,16 +20,16 @@ function hook(id: string, checks: CompiledCheck[], deny = false): CompiledHook {
 describe('guardrails.runner: execution', () => {
   let clock: sinon.SinonFakeTimers | undefined;
   let timers: OwnTimers | undefined;
-  /** Fake timers, counting only those the runner sets (see own-timers). */
+  /** Fake timers, counting only those the runner sets (see own-timers); restored with them. */
   const fakeTimers = () => {
-    clock = sinon.useFakeTimers();
-    timers = timersSetBy('plugins/guardrails/runner/execute');
-    return { fake: clock, own: timers };
+    const fake = sinon.useFakeTimers();
+    timers = timersSetBy(fake, 'plugins/guardrails/runner/execute');
+    return { fake, own: timers };
   };
   afterEach(() => {
     timers?.restore();
-    timers = undefined;
     clock?.restore();
+    timers = clock = undefined;
   });
 
   it('a synchronous check settles without a promise or a timer', () => {

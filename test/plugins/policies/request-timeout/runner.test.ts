@@ -46,13 +46,10 @@ describe('policy.request-timeout runner', () => {
   let client: AbortController;
   beforeEach(() => {
     clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    timers = timersSetBy('plugins/policies/request-timeout/runner');
+    timers = timersSetBy(clock, 'plugins/policies/request-timeout/runner');
     client = new AbortController();
   });
-  afterEach(() => {
-    timers.restore();
-    clock.restore();
-  });
+  afterEach(() => timers.restore());
 
   const clientListeners = () => getEventListeners(client.signal, 'abort').length;
 

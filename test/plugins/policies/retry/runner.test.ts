@@ -173,12 +173,9 @@ describe('policy.retry runner', () => {
     let timers: OwnTimers;
     beforeEach(() => {
       clock = sinon.useFakeTimers({ now: Date.parse('2025-01-01T00:00:00Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-      timers = timersSetBy('plugins/policies/retry/sleep');
+      timers = timersSetBy(clock, 'plugins/policies/retry/sleep');
     });
-    afterEach(() => {
-      timers.restore();
-      clock.restore();
-    });
+    afterEach(() => timers.restore());
 
     /** Runs the runner and returns the call count after each of the given clock advances. */
     async function callsAfter(runner: AttemptRunner, run: sinon.SinonSpy, steps: number[], attempt = makeAttempt()) {
